@@ -1,0 +1,129 @@
+"""Card notation (``10S``, ``QH``, ``JK``) and packs built from a ruleset's deck section.
+
+Inside the engine a card is an ``int``: its index in the :class:`Pack`. The pack knows each
+card's rank, suit, value and place in the run order, as tuples indexed by card id, so the hot
+path never builds objects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+RANKS_STANDARD = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS_STANDARD = ("C", "D", "H", "S")
+JOKER = "JK"
+_SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+class CardSyntaxError(ValueError):
+    """A card written in a way the notation does not allow."""
+
+
+def parse_card(text: str) -> tuple[str, str | None]:
+    """Parse card notation into ``(rank, suit)``; a joker is ``("JK", None)``.
+
+    >>> parse_card("10s"), parse_card("T♥"), parse_card("jk")
+    (('10', 'S'), ('10', 'H'), ('JK', None))
+    """
+    raw = text.strip()
+    t = raw.upper()
+    if t == JOKER:
+        return JOKER, None
+    if len(t) < 2:
+        raise CardSyntaxError(f"'{raw}' is not a card (write rank then suit, e.g. 10S, QH, AC, JK)")
+    rank, suit = t[:-1], t[-1]
+    suit = _SUIT_SYMBOLS.get(raw[-1], suit)
+    if rank == "T":
+        rank = "10"
+    if rank not in RANKS_STANDARD:
+        raise CardSyntaxError(
+            f"'{raw}' is not a card: unknown rank '{rank}' (ranks are A 2-10 J Q K, T for 10)"
+        )
+    if suit not in SUITS_STANDARD:
+        raise CardSyntaxError(f"'{raw}' is not a card: unknown suit '{suit}' (suits are C D H S)")
+    return rank, suit
+
+
+def format_card(rank: str, suit: str | None) -> str:
+    return JOKER if suit is None else f"{rank}{suit}"
+
+
+@dataclass(frozen=True)
+class Pack:
+    """The cards of one ruleset, each with its value and its place in the run order.
+
+    ``run_index[c]`` is the position of the card's rank in the run order, or -1 when the rank
+    never takes part in a run (a joker). ``wild[c]`` tells whether the card is wild in melds.
+    """
+
+    ranks: tuple[str, ...]
+    suits: tuple[str | None, ...]
+    values: tuple[int, ...]
+    run_index: tuple[int, ...]
+    wild: tuple[bool, ...]
+    run_length: int
+    run_wraps: bool
+    names: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "names", tuple(format_card(r, s) for r, s in zip(self.ranks, self.suits))
+        )
+
+    @classmethod
+    def build(
+        cls,
+        ranks: Sequence[str],
+        suits: Sequence[str],
+        jokers: int,
+        values: dict[str, int],
+        run_order: Sequence[str],
+        wild: Iterable[str],
+        wraps: bool = False,
+    ) -> "Pack":
+        wild_set = set(wild)
+        card_ranks: list[str] = []
+        card_suits: list[str | None] = []
+        for suit in suits:
+            for rank in ranks:
+                card_ranks.append(rank)
+                card_suits.append(suit)
+        for _ in range(jokers):
+            card_ranks.append(JOKER)
+            card_suits.append(None)
+        order = {r: i for i, r in enumerate(run_order)}
+        return cls(
+            ranks=tuple(card_ranks),
+            suits=tuple(card_suits),
+            values=tuple(values[r] for r in card_ranks),
+            run_index=tuple(order.get(r, -1) for r in card_ranks),
+            wild=tuple(
+                r in wild_set or format_card(r, s) in wild_set for r, s in zip(card_ranks, card_suits)
+            ),
+            run_length=len(run_order),
+            run_wraps=wraps,
+        )
+
+    def __len__(self) -> int:
+        return len(self.ranks)
+
+    def name(self, card: int) -> str:
+        return self.names[card]
+
+    def find(self, text: str, taken: Iterable[int] = ()) -> int:
+        """The id of the card written ``text``, skipping ids in ``taken`` (for jokers).
+
+        Raises ``CardSyntaxError`` for bad notation and ``KeyError`` when the pack has no such
+        card (or every copy is already taken).
+        """
+        rank, suit = parse_card(text)
+        name = format_card(rank, suit)
+        used = set(taken)
+        for cid, n in enumerate(self.names):
+            if n == name and cid not in used:
+                return cid
+        raise KeyError(name)
+
+    def hand_value(self, cards: Iterable[int]) -> int:
+        values = self.values
+        return sum(values[c] for c in cards)

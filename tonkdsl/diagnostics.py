@@ -1,0 +1,70 @@
+"""One diagnostic shape for every problem the project reports about an input file.
+
+Schema errors, expression errors, scenario errors and (later) lint findings all become a
+:class:`Diagnostic`: a stable code, a severity, a message in a player's words, the file, the
+1-based line and column, the JSON path of the field (``$.deal_wins.rules[0].when``) and the
+source line, which :meth:`Diagnostic.render` prints with a caret like a compiler.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Sequence
+
+PathPart = str | int
+Path = tuple[PathPart, ...]
+
+
+def json_path(path: Sequence[PathPart]) -> str:
+    out = "$"
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    path: str = ""
+    severity: str = "error"
+    source_line: str = ""
+    hint: str = ""
+    related: tuple[tuple[str, int, int], ...] = field(default=())
+
+    def location(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.column}"
+        return self.file or "<input>"
+
+    def render(self) -> str:
+        """``file:line:col: error[code]: message`` then the source line with a caret."""
+        where = f" (at {self.path})" if self.path else ""
+        text = f"{self.location()}: {self.severity}[{self.code}]: {self.message}{where}"
+        if self.source_line:
+            text += f"\n    {self.source_line}\n    {' ' * max(self.column - 1, 0)}^"
+        if self.hint:
+            text += f"\n    hint: {self.hint}"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["related"] = [list(r) for r in self.related]
+        return data
+
+
+class LoadError(Exception):
+    """Raised when an input file has problems; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(d.render() for d in self.diagnostics))
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` when a close choice exists, else ``""``."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,485 @@
+"""Parse, type-check and compile an expression in one pass over the Lark tree.
+
+Each node becomes a closure ``fn(ctx) -> value``; names become calls of the getters listed in
+:class:`~tonkdsl.expr.types.Names`. Type errors (unknown name, wrong type, wrong arity) are
+found here, when the ruleset loads, with the column of the offending part of the expression.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from tonkdsl.cards import JOKER, RANKS_STANDARD, SUITS_STANDARD, parse_card
+from tonkdsl.diagnostics import did_you_mean
+from tonkdsl.expr.types import ANY, BOOL, CARD, NUM, PLAYER, RANK, SUIT, ListType, Names, Type, list_of
+from tonkdsl.resources import grammar_text
+
+MAX_EXPR_CHARS = 500
+MAX_EXPR_DEPTH = 40
+MAX_NUMBER = 10**12
+MAX_RANGE = 10**6
+
+Fn = Callable[[Any], Any]
+
+
+class ExprError(Exception):
+    """A problem in an expression; ``line``/``column`` are 1-based inside the expression."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1, code: str = "expr-type") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.code = code
+
+
+class EvalError(Exception):
+    """An expression failed while the game was running (division by zero, absurd number)."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    source: str
+    type: Type
+    fn: Fn
+
+    def __call__(self, ctx: Any) -> Any:
+        return self.fn(ctx)
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    # Built lazily on first use and reused: the grammar never changes within a process.
+    return Lark(grammar_text("expr.lark"), parser="lalr", propagate_positions=True,
+                maybe_placeholders=False)
+
+
+def _syntax_error(source: str, exc: UnexpectedInput) -> ExprError:
+    line, col = exc.line if exc.line > 0 else 1, exc.column if exc.column > 0 else 1
+    if isinstance(exc, UnexpectedCharacters):
+        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else ""
+        nxt = source[exc.pos_in_stream:exc.pos_in_stream + 2]
+        if nxt in ("&&", "||"):
+            msg = f"'{nxt}' is not an operator here; write 'and' or 'or'"
+        elif ch == "=":
+            msg = "a single '=' is not allowed; compare with '=='"
+        elif ch == "!":
+            msg = "'!' is not an operator here; write 'not' (or '!=' to compare)"
+        elif ch in "\"'":
+            msg = "quotes are not used in expressions; write cards, ranks and suits as 10S, J, H"
+        else:
+            msg = f"unexpected character '{ch}'"
+        return ExprError(msg, line, col, "expr-syntax")
+    if isinstance(exc, UnexpectedEOF):
+        return ExprError("the expression ends too early (an operand or ')' is missing)",
+                         line, len(source) + 1, "expr-syntax")
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            return ExprError("the expression ends too early (an operand or ')' is missing)",
+                             1, len(source) + 1, "expr-syntax")
+        return ExprError(f"unexpected '{tok}' here", line, col, "expr-syntax")
+    return ExprError("cannot read the expression", line, col, "expr-syntax")
+
+
+def parse(source: str) -> Tree[Token]:
+    if len(source) > MAX_EXPR_CHARS:
+        raise ExprError(f"the expression is {len(source)} characters long; the limit "
+                        f"(MAX_EXPR_CHARS) is {MAX_EXPR_CHARS}", 1, 1, "limit-expr-length")
+    if not source.strip():
+        raise ExprError("the expression is empty", 1, 1, "expr-syntax")
+    try:
+        tree = _parser().parse(source)
+    except UnexpectedInput as exc:
+        raise _syntax_error(source, exc) from None
+    except RecursionError:
+        raise ExprError(f"the expression nests too deeply (MAX_EXPR_DEPTH {MAX_EXPR_DEPTH})",
+                        1, 1, "limit-expr-depth") from None
+    return tree
+
+
+def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compiled:
+    """Compile ``source`` against ``names``; ``expect`` is the type the field needs.
+
+    A single player is accepted where players are expected (``to: dropper``).
+    """
+    tree = parse(str(source))
+    comp = _Compiler(names)
+    typ, fn, _ = comp.node(tree, 0)
+    if expect is not None and typ != expect:
+        if expect == list_of(PLAYER) and typ == PLAYER:
+            inner = fn
+            fn = lambda ctx: (inner(ctx),)  # noqa: E731
+            typ = expect
+        elif isinstance(expect, ListType) and isinstance(typ, ListType) and typ.item == ANY:
+            typ = expect
+        else:
+            raise ExprError(f"this should be {_a(expect)}, but it is {_a(typ)}", 1, 1)
+    return Compiled(str(source), typ, fn)
+
+
+def _a(t: Type) -> str:
+    if isinstance(t, ListType):
+        return f"a list of {t.item.name}s" if t.item not in (PLAYER, CARD) else f"a set of {t.name}"
+    return ("an " if t.name[0] in "aeiou" else "a ") + t.name
+
+
+def _where(tree: Tree[Token] | Token) -> tuple[int, int]:
+    if isinstance(tree, Token):
+        return (tree.line or 1, tree.column or 1)
+    meta = tree.meta
+    return (getattr(meta, "line", 1) or 1, getattr(meta, "column", 1) or 1)
+
+
+def _check_num(v: int) -> int:
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise EvalError(f"a number grew beyond the limit of {MAX_NUMBER:,} (MAX_NUMBER)")
+
+
+def _div(a: int, b: int) -> int:
+    if b == 0:
+        raise EvalError("division by zero")
+    return a // b
+
+
+def _mod(a: int, b: int) -> int:
+    if b == 0:
+        raise EvalError("division by zero (%)")
+    return a % b
+
+
+def _pow(a: int, b: int) -> int:
+    if b < 0:
+        raise EvalError("a negative exponent is not allowed")
+    if b > 64 and abs(a) > 1:
+        raise EvalError(f"the exponent {b} is too large (numbers are capped at {MAX_NUMBER:,})")
+    return _check_num(a ** b)
+
+
+def _range(a: int, b: int) -> range:
+    if b - a > MAX_RANGE:
+        raise EvalError(f"the range {a}..{b} has more than {MAX_RANGE:,} numbers (MAX_RANGE)")
+    return range(a, b + 1)
+
+
+_FUNCTIONS = ("count", "sum", "min", "max", "any", "all", "abs")
+
+
+class _Compiler:
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.items: list[Type] = []  # the item types of the enclosing 'where' filters
+
+    def err(self, tree: Tree[Token] | Token, msg: str, hint: str = "") -> ExprError:
+        line, col = _where(tree)
+        return ExprError(msg + hint, line, col)
+
+    # Each handler returns (type, closure, literal value or None).
+    def node(self, tree: Tree[Token] | Token, depth: int) -> tuple[Type, Fn, Any]:
+        if depth > MAX_EXPR_DEPTH:
+            line, col = _where(tree)
+            raise ExprError(f"the expression nests deeper than {MAX_EXPR_DEPTH} levels (MAX_EXPR_DEPTH)",
+                            line, col, "limit-expr-depth")
+        if isinstance(tree, Token):  # pragma: no cover - the grammar wraps every token
+            raise self.err(tree, f"unexpected '{tree}'")
+        handler = getattr(self, "n_" + str(tree.data), None)
+        if handler is None:  # pragma: no cover - every rule of the grammar has a handler
+            raise self.err(tree, f"unsupported construct '{tree.data}'")
+        result: tuple[Type, Fn, Any] = handler(tree, depth + 1)
+        return result
+
+    # --- literals -----------------------------------------------------------------------
+    def n_number(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        v = int(str(t.children[0]))
+        if v > MAX_NUMBER:
+            raise self.err(t, f"the number {v} is larger than the limit {MAX_NUMBER:,} (MAX_NUMBER)")
+        return NUM, (lambda ctx: v), v
+
+    def n_true(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return BOOL, (lambda ctx: True), True
+
+    def n_false(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return BOOL, (lambda ctx: False), False
+
+    def n_symbol(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        text = str(t.children[0])
+        if text in ("A", "J", "Q", "K", JOKER, "T"):
+            rank = "10" if text == "T" else text
+            return RANK, (lambda ctx: rank), rank
+        if text in SUITS_STANDARD:
+            return SUIT, (lambda ctx: text), text
+        try:
+            rank, suit = parse_card(text)
+        except ValueError:
+            raise self.err(t, f"'{text}' is not a card, rank or suit (cards: 10S, QH; ranks: A J Q K JK; "
+                              "suits: C D H S; names are written in lower case)") from None
+        name = f"{rank}{suit}"
+        card_named = self.names.globals.get("$card")
+        if card_named is None:
+            raise self.err(t, "cards cannot be named here")
+        getter = card_named[1]
+        return CARD, (lambda ctx: getter(ctx)(name)), None
+
+    def n_list(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        parts = [self.node(c, d) for c in t.children]
+        if not parts:
+            return list_of(ANY), (lambda ctx: ()), ()
+        types = {p[0] for p in parts}
+        if types <= {NUM, RANK} and RANK in types:
+            parts = [self._as_rank(c, p) for c, p in zip(t.children, parts)]
+            types = {RANK}
+        if len(types) > 1:
+            raise self.err(t, "a list must hold values of one kind, here: "
+                           + ", ".join(sorted(x.name for x in types)))
+        typ = parts[0][0]
+        if all(p[2] is not None for p in parts):
+            lit = tuple(p[2] for p in parts)
+            return list_of(typ), (lambda ctx: lit), lit
+        fns = [p[1] for p in parts]
+        return list_of(typ), (lambda ctx: tuple(f(ctx) for f in fns)), None
+
+    def _as_rank(self, t: Tree[Token] | Token, part: tuple[Type, Fn, Any]) -> tuple[Type, Fn, Any]:
+        """Turn a number literal into a rank (``rank in [9, 10]``)."""
+        typ, fn, lit = part
+        if typ == RANK:
+            return part
+        if lit is None or str(lit) not in RANKS_STANDARD:
+            raise self.err(t, f"{lit if lit is not None else 'this number'} is not a rank "
+                           "(ranks are A, 2-10, J, Q, K, JK)")
+        rank = str(lit)
+        return RANK, (lambda ctx: rank), rank
+
+    # --- names ---------------------------------------------------------------------------
+    def n_name(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        name = str(t.children[0])
+        # Innermost 'where' item first, then the checked player, then the global names.
+        for level in range(len(self.items) - 1, -1, -1):
+            attrs = self.names.attrs.get(self.items[level], {})
+            if name in attrs:
+                typ, getter = attrs[name]
+                lv = level
+                return typ, (lambda ctx: getter(ctx, ctx.items[lv])), None
+        if self.names.subject is not None:
+            stype, sget = self.names.subject
+            attrs = self.names.attrs.get(stype, {})
+            if name in attrs:
+                typ, getter = attrs[name]
+                return typ, (lambda ctx: getter(ctx, sget(ctx))), None
+        if name in self.names.globals and not name.startswith("$"):
+            typ, g = self.names.globals[name]
+            return typ, g, None
+        if name in _FUNCTIONS:
+            raise self.err(t, f"'{name}' is a function: write {name}(...)")
+        if name in self.names.elsewhere:
+            raise self.err(t, f"'{name}' is not known here: {self.names.elsewhere[name]}")
+        known = [n for n in self.names.globals if not n.startswith("$")]
+        if self.names.subject is not None:
+            known += list(self.names.attrs.get(self.names.subject[0], {}))
+        for it in self.items:
+            known += list(self.names.attrs.get(it, {}))
+        raise self.err(t, f"unknown name '{name}'", did_you_mean(name, known))
+
+    def n_attr(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        base_t, base_f, _ = self.node(t.children[0], d)
+        attr = str(t.children[1])
+        item = base_t.item if isinstance(base_t, ListType) else base_t
+        attrs = self.names.attrs.get(item, {})
+        if attr not in attrs:
+            what = f"{base_t.name}" if not isinstance(base_t, ListType) else f"a set of {base_t.name}"
+            if not attrs:
+                raise self.err(t.children[1], f"{what} has no attributes")
+            raise self.err(t.children[1], f"a {what} has no attribute '{attr}'",
+                           did_you_mean(attr, attrs) or f" (known: {', '.join(sorted(attrs))})")
+        typ, getter = attrs[attr]
+        if isinstance(base_t, ListType):
+            return list_of(typ), (lambda ctx: tuple(getter(ctx, x) for x in base_f(ctx))), None
+        return typ, (lambda ctx: getter(ctx, base_f(ctx))), None
+
+    # --- calls ---------------------------------------------------------------------------
+    def n_call(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        fname = str(t.children[0])
+        args = t.children[1:]
+        if fname not in _FUNCTIONS:
+            raise self.err(t.children[0], f"unknown function '{fname}'",
+                           did_you_mean(fname, _FUNCTIONS) or f" (functions: {', '.join(_FUNCTIONS)})")
+        if len(args) != 1:
+            raise self.err(t, f"{fname}() takes exactly one argument, got {len(args)}")
+        at, af, _ = self.node(args[0], d)
+        if fname == "abs":
+            if at != NUM:
+                raise self.err(args[0], f"abs() needs a number, not {_a(at)}")
+            return NUM, (lambda ctx: abs(af(ctx))), None
+        if not isinstance(at, ListType):
+            raise self.err(args[0], f"{fname}() needs a list or a set, not {_a(at)}")
+        if fname == "count":
+            return NUM, (lambda ctx: len(af(ctx))), None
+        if fname in ("any", "all"):
+            if at.item not in (BOOL, ANY):
+                raise self.err(args[0], f"{fname}() needs a list of booleans, not {_a(at)}")
+            f = any if fname == "any" else all
+            return BOOL, (lambda ctx: f(af(ctx))), None
+        if fname == "sum" and at.item == CARD:
+            value = self.names.attrs[CARD]["value"][1]
+            return NUM, (lambda ctx: sum(value(ctx, c) for c in af(ctx))), None
+        if at.item not in (NUM, ANY):
+            raise self.err(args[0], f"{fname}() needs a list of numbers, not {_a(at)}"
+                           + (" (write e.g. min(players.count))" if at.item == PLAYER else ""))
+        if fname == "sum":
+            return NUM, (lambda ctx: sum(af(ctx))), None
+        pick = min if fname == "min" else max
+
+        def minmax(ctx: Any) -> Any:
+            values = af(ctx)
+            if not values:
+                raise EvalError(f"{fname}() of an empty list")
+            return pick(values)
+        return NUM, minmax, None
+
+    # --- operators -----------------------------------------------------------------------
+    def _arith(self, t: Tree[Token], d: int, op: Callable[[int, int], int], sym: str) -> tuple[Type, Fn, Any]:
+        (lt, lf, ll), (rt, rf, rl) = self.node(t.children[0], d), self.node(t.children[1], d)
+        for side, typ in ((t.children[0], lt), (t.children[1], rt)):
+            if typ != NUM:
+                raise self.err(side, f"'{sym}' needs numbers on both sides, not {_a(typ)}")
+        if ll is not None and rl is not None:
+            try:
+                v = op(ll, rl)
+            except EvalError as exc:
+                raise self.err(t, str(exc)) from None
+            return NUM, (lambda ctx: v), v
+        return NUM, (lambda ctx: op(lf(ctx), rf(ctx))), None
+
+    def n_add(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return self._arith(t, d, lambda a, b: _check_num(a + b), "+")
+
+    def n_sub(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return self._arith(t, d, lambda a, b: _check_num(a - b), "-")
+
+    def n_mul(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return self._arith(t, d, lambda a, b: _check_num(a * b), "*")
+
+    def n_div(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return self._arith(t, d, _div, "/")
+
+    def n_mod(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return self._arith(t, d, _mod, "%")
+
+    def n_pow(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        return self._arith(t, d, _pow, "^")
+
+    def n_range(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        typ, fn, lit = self._arith(t, d, lambda a, b: 0, "..")
+        lf = self.node(t.children[0], d)[1]
+        rf = self.node(t.children[1], d)[1]
+        return list_of(NUM), (lambda ctx: _range(lf(ctx), rf(ctx))), None
+
+    def n_neg(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        typ, fn, lit = self.node(t.children[0], d)
+        if typ != NUM:
+            raise self.err(t, f"'-' needs a number, not {_a(typ)}")
+        if lit is not None:
+            return NUM, (lambda ctx: -lit), -lit
+        return NUM, (lambda ctx: -fn(ctx)), None
+
+    def _bool(self, t: Tree[Token] | Token, d: int, word: str) -> Fn:
+        typ, fn, _ = self.node(t, d)
+        if typ != BOOL:
+            raise self.err(t, f"'{word}' needs a condition (true or false), not {_a(typ)}")
+        return fn
+
+    def n_not_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        f = self._bool(t.children[0], d, "not")
+        return BOOL, (lambda ctx: not f(ctx)), None
+
+    def n_and_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        a, b = self._bool(t.children[0], d, "and"), self._bool(t.children[1], d, "and")
+        return BOOL, (lambda ctx: a(ctx) and b(ctx)), None
+
+    def n_or_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        a, b = self._bool(t.children[0], d, "or"), self._bool(t.children[1], d, "or")
+        return BOOL, (lambda ctx: a(ctx) or b(ctx)), None
+
+    def n_compare(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        left, op_tok, right = t.children
+        op = str(op_tok)
+        lp, rp = self.node(left, d), self.node(right, d)
+        if lp[0] == RANK and rp[0] == NUM:
+            rp = self._as_rank(right, rp)
+        elif rp[0] == RANK and lp[0] == NUM:
+            lp = self._as_rank(left, lp)
+        lt, lf, _ = lp
+        rt, rf, _ = rp
+        if op in ("==", "!="):
+            if lt != rt:
+                raise self.err(t, f"cannot compare {_a(lt)} with {_a(rt)}")
+        elif lt != NUM or rt != NUM:
+            bad = lt if lt != NUM else rt
+            raise self.err(t, f"'{op}' compares numbers, not {_a(bad)}")
+        ops: dict[str, Callable[[Any, Any], bool]] = {
+            "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+        }
+        f = ops[op]
+        return BOOL, (lambda ctx: f(lf(ctx), rf(ctx))), None
+
+    def _membership(self, t: Tree[Token], d: int) -> tuple[Fn, Fn]:
+        left, right = t.children
+        lp, rp = self.node(left, d), self.node(right, d)
+        if not isinstance(rp[0], ListType):
+            raise self.err(right, f"'in' needs a list, a range or a set on its right, not {_a(rp[0])}")
+        item = rp[0].item
+        if lp[0] == RANK and item == NUM:
+            rp = self._rank_list(right, rp)
+            item = RANK
+        elif lp[0] == NUM and item == RANK:
+            lp = self._as_rank(left, lp)
+        if item != ANY and lp[0] != item:
+            raise self.err(t, f"cannot look for {_a(lp[0])} in {_a(rp[0])}")
+        if rp[2] is not None:
+            literal = frozenset(rp[2])
+            return lp[1], (lambda ctx: literal)
+        return lp[1], rp[1]
+
+    def _rank_list(self, t: Tree[Token] | Token, part: tuple[Type, Fn, Any]) -> tuple[Type, Fn, Any]:
+        if part[2] is None:
+            raise self.err(t, "a rank can only be looked for in a written list of ranks")
+        ranks = tuple(self._as_rank(t, (NUM, part[1], v))[2] for v in part[2])
+        return list_of(RANK), (lambda ctx: ranks), ranks
+
+    def n_in_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        lf, rf = self._membership(t, d)
+        return BOOL, (lambda ctx: lf(ctx) in rf(ctx)), None
+
+    def n_not_in(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        lf, rf = self._membership(t, d)
+        return BOOL, (lambda ctx: lf(ctx) not in rf(ctx)), None
+
+    def n_where(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
+        base_t, base_f, _ = self.node(t.children[0], d)
+        if not isinstance(base_t, ListType) or base_t.item not in (PLAYER, CARD):
+            raise self.err(t.children[0], f"'where' filters a set of players or cards, not {_a(base_t)}")
+        self.items.append(base_t.item)
+        try:
+            cond = self._bool(t.children[1], d, "where")
+        finally:
+            self.items.pop()
+
+        def filtered(ctx: Any) -> tuple[Any, ...]:
+            out = []
+            base = base_f(ctx)
+            stack = ctx.items
+            stack.append(None)
+            try:
+                for x in base:
+                    stack[-1] = x
+                    if cond(ctx):
+                        out.append(x)
+            finally:
+                stack.pop()
+            return tuple(out)
+        return base_t, filtered, None

@@ -1,0 +1,58 @@
+"""Types of the expression language and the tables of names it may use.
+
+A name is looked up in a table, never on a Python object: the only things an expression can
+reach are those the engine lists in :class:`Names` (value getters written by the engine).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Type:
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ListType(Type):
+    item: Type
+
+
+NUM = Type("number")
+BOOL = Type("boolean")
+RANK = Type("rank")
+SUIT = Type("suit")
+CARD = Type("card")
+PLAYER = Type("player")
+ANY = Type("anything")
+
+
+def list_of(item: Type) -> ListType:
+    name = {PLAYER: "players", CARD: "cards"}.get(item, f"list of {item.name}s")
+    return ListType(name, item)
+
+
+# A getter for a global name receives the evaluation context; an attribute getter receives the
+# context and the object (a seat number for a player, a card id for a card).
+GlobalGetter = Callable[[Any], Any]
+AttrGetter = Callable[[Any, Any], Any]
+
+
+@dataclass
+class Names:
+    """What an expression may name in one place of a ruleset.
+
+    ``globals``: names such as ``stake`` or ``dropper``; ``subject``: when set, the bare
+    attributes of that player (``count`` means the checked player's count); ``attrs``: the
+    attributes of each object type (``dropper.count``, ``card.rank``).
+    """
+
+    globals: dict[str, tuple[Type, GlobalGetter]] = field(default_factory=dict)
+    attrs: dict[Type, dict[str, tuple[Type, AttrGetter]]] = field(default_factory=dict)
+    subject: tuple[Type, GlobalGetter] | None = None
+    # Names that exist in other places of a ruleset but not here: better messages.
+    elsewhere: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,32 @@
+"""Where the shipped grammars, rulesets and schema are found.
+
+In a wheel, ``grammars/`` and ``rulesets/`` are package data inside ``tonkdsl/``; in a source
+checkout (or an editable install) they sit at the top of the repository.
+"""
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+def _data_dir(name: str) -> Path:
+    packaged = resources.files("tonkdsl") / name
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / name
+
+
+def grammar_text(name: str = "expr.lark") -> str:
+    return (_data_dir("grammars") / name).read_text(encoding="utf-8")
+
+
+def rulesets_dir() -> Path:
+    return _data_dir("rulesets")
+
+
+def shipped_ruleset_names() -> list[str]:
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+
+
+def schema_path() -> Path:
+    return Path(str(resources.files("tonkdsl") / "schema" / "ruleset.schema.json"))
