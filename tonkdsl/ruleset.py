@@ -1,0 +1,300 @@
+"""The immutable, compiled ruleset: what the engine reads while it plays.
+
+:func:`build` turns validated ruleset data into a :class:`Ruleset`, compiling every expression
+once with the names of its place (see :mod:`tonkdsl.names`). Problems are collected, never
+stopped at the first.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tonkdsl.cards import JOKER, RANKS_STANDARD, Pack
+from tonkdsl.diagnostics import Diagnostic, Path
+from tonkdsl.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
+from tonkdsl.merge import Doc
+from tonkdsl.names import make_names
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tonkdsl.engine import State
+
+ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted")
+PLAYERS = list_of(PLAYER)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Each player of ``payers`` pays ``amount`` to each player of ``payees`` (never to oneself)."""
+
+    id: str
+    payers: Compiled
+    payees: Compiled
+    amount: Compiled
+    when: Compiled | None
+
+
+@dataclass(frozen=True)
+class Ending:
+    winners: Compiled
+    void_if: Compiled | None
+    payouts: tuple[Transfer, ...]
+
+
+@dataclass(frozen=True)
+class DealWin:
+    id: str
+    when: Compiled
+    pays: Compiled
+    payers: Compiled | None
+    priority: int
+    prefer: str | None
+    tie: str | None
+    claim: Compiled | None
+
+
+@dataclass(frozen=True)
+class CounterEvent:
+    on: str
+    target: str
+    when: Compiled | None
+    add: int | None
+    set: int | None
+    once_per: str | None
+
+
+@dataclass(frozen=True)
+class Counter:
+    name: str
+    initial: int
+    floor: int | None
+    events: tuple[CounterEvent, ...]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A compiled ruleset. Create hands with :meth:`new_hand`."""
+
+    name: str
+    description: str
+    source: str
+    players_min: int
+    players_max: int
+    pack: Pack
+    hand_size: int
+    upcard: bool
+    first_dealer: str
+    rotation: str
+    deal_wins: tuple[DealWin, ...]
+    several_deal_wins: str
+    deal_win_tie: str
+    book_min: int
+    book_max: int
+    run_min: int
+    run_max: int | None
+    wild_in_melds: bool
+    jokers_in_melds: bool
+    hold_allowed: Compiled | None
+    hold_except: Compiled | None
+    hit_books: bool
+    hit_runs: bool
+    hit_spreads: str
+    hits_per_turn: int | None
+    hit_ends_turn: bool
+    drop_allowed: Compiled
+    drop_wins_if: Compiled
+    draw_from: tuple[str, ...]
+    discard_must_be_used: bool
+    discard_required: bool
+    not_the_card_taken: bool
+    claim_when: Compiled | None
+    going_out_allowed: Compiled
+    stock_exhausted: str | None
+    counters: tuple[Counter, ...]
+    endings: dict[str, Ending]
+    data: dict[str, Any] = field(repr=False, compare=False)
+
+    def new_hand(self, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
+                 layout: Any = None) -> "State":
+        """Deal a hand (see :func:`tonkdsl.engine.deal`)."""
+        from tonkdsl.engine import deal
+
+        return deal(self, num_players, seed=seed, dealer=dealer, stake=stake, layout=layout)
+
+
+# Features the schema describes (so files can already say them) but this engine version does
+# not run yet: a file that uses one gets a clear error instead of being silently ignored.
+_NOT_YET = {
+    ("scoring",): "score sheets (V20, R5)",
+    ("session",): "session rules (V18, V19)",
+    ("slapping",): "slapping (V17)",
+}
+
+
+class _Builder:
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data
+        self.problems: list[Diagnostic] = []
+        self.counters = list(self.data.get("counters", {}) or {})
+
+    def get(self, path: Path, default: Any = None) -> Any:
+        node: Any = self.data
+        for p in path:
+            if isinstance(node, dict) and isinstance(p, str) and p in node:
+                node = node[p]
+            elif isinstance(node, list) and isinstance(p, int) and p < len(node):
+                node = node[p]
+            else:
+                return default
+        return node
+
+    def expr(self, path: Path, expect: Type, roles: tuple[str, ...], *, subject: bool = True,
+             required: bool = True) -> Compiled | None:
+        raw = self.get(path)
+        if raw is None:
+            if required:
+                self.problems.append(self.doc.diagnostic("schema-missing-key", f"'{path[-1]}' is required", path))
+            return None
+        if isinstance(raw, bool):
+            raw = "true" if raw else "false"
+        text = str(raw)
+        names = make_names(roles, self.counters, subject=subject)
+        try:
+            return compile_expr(text, names, expect)
+        except ExprError as exc:
+            src, spath = self.doc.origin(path)
+            line, col = src.locate(spath)
+            src_line = src.line_text(line)
+            # Quoted scalars start one column before the expression itself.
+            quote = 1 if src_line[col - 1:col] in ("'", '"') else 0
+            if exc.line > 1:
+                self.problems.append(self.doc.diagnostic(exc.code, exc.message, path,
+                                                         line_offset=exc.line - 1,
+                                                         column_offset=exc.column - col))
+            else:
+                self.problems.append(self.doc.diagnostic(exc.code, f"{exc.message} (in '{text}')", path,
+                                                         column_offset=exc.column - 1 + quote))
+            return None
+
+    def pack(self) -> Pack | None:
+        p = self.data["pack"]
+        ranks = [str(r) for r in p["ranks"]]
+        values: dict[str, int] = {str(k): v for k, v in (p.get("values") or {}).items()}
+        ok = True
+        for r in ranks + ([JOKER] if p.get("jokers", 0) else []):
+            if r not in values:
+                if r.isdigit():
+                    values[r] = int(r)
+                else:
+                    self.problems.append(self.doc.diagnostic(
+                        "pack-value-missing", f"the rank {r} has no value: add it to pack.values",
+                        ("pack", "values")))
+                    ok = False
+        run_order = [str(r) for r in p["run_order"]]
+        for i, r in enumerate(run_order):
+            if r not in ranks:
+                self.problems.append(self.doc.diagnostic(
+                    "pack-run-order", f"the run order names {r}, which is not in the pack", ("pack", "run_order", i)))
+                ok = False
+        wild = [str(w).upper() for w in p.get("wild", [])]
+        if not ok:
+            return None
+        return Pack.build(ranks, p["suits"], int(p.get("jokers", 0)), values, run_order, wild,
+                          bool(p.get("run_wraps", False)))
+
+    def transfer(self, path: Path, roles: tuple[str, ...]) -> Transfer | None:
+        t = self.get(path)
+        a = self.expr(path + ("from",), PLAYERS, roles)
+        b = self.expr(path + ("to",), PLAYERS, roles)
+        amount = self.expr(path + ("amount",), NUM, roles + ("payer", "payee"))
+        when = self.expr(path + ("when",), BOOL, roles, required=False)
+        if a is None or b is None or amount is None:
+            return None
+        tid = t.get("id") or f"{path[1]}-{path[-1] + 1}"
+        return Transfer(tid, a, b, amount, when)
+
+    def build(self) -> Ruleset | None:
+        d = self.data
+        for path, what in _NOT_YET.items():
+            if self.get(path) is not None:
+                self.problems.append(self.doc.diagnostic(
+                    "not-supported-yet", f"{what} are described by the schema but not run by this version "
+                    "of the engine; remove this section to play", path, key=True))
+        pack = self.pack()
+        act = ("actor",)
+        deal_wins = []
+        for i, rule in enumerate(self.get(("deal_wins", "rules"), []) or []):
+            base = ("deal_wins", "rules", i)
+            when = self.expr(base + ("when",), BOOL, act)
+            pays = self.expr(base + ("pays",), NUM, act)
+            payers = self.expr(base + ("from",), PLAYERS, act, required=False)
+            claim = self.expr(base + ("claim",), BOOL, act, required=False)
+            if when and pays:
+                deal_wins.append(DealWin(rule["id"], when, pays, payers, int(rule.get("priority", 0)),
+                                         rule.get("prefer"), rule.get("tie"), claim))
+        drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
+        drop_wins_if = self.expr(("turn", "drop", "wins_if"), BOOL, act)
+        claim_when = self.expr(("turn", "claim", "when"), BOOL, act, required=False)
+        going_out = self.expr(("going_out", "allowed"), BOOL, act)
+        hold_allowed = self.expr(("melds", "hold", "allowed"), BOOL, act, required=False)
+        hold_except = self.expr(("melds", "hold", "except"), BOOL, act, required=False)
+        counters = []
+        for name, spec in (d.get("counters") or {}).items():
+            events = []
+            for j, ev in enumerate(spec.get("events", [])):
+                when = self.expr(("counters", name, "events", j, "when"), BOOL, ("actor", "owner"),
+                                 required=False)
+                events.append(CounterEvent(ev["on"], ev["target"], when, ev.get("add"), ev.get("set"),
+                                           ev.get("once_per")))
+            counters.append(Counter(name, int(spec.get("initial", 0)), spec.get("floor", 0), tuple(events)))
+        endings: dict[str, Ending] = {}
+        for kind in ENDINGS:
+            spec = self.get(("endings", kind))
+            if spec is None:
+                continue
+            roles: tuple[str, ...] = ("actor", "dropper") if kind.startswith("drop") else ("actor",)
+            winners = self.expr(("endings", kind, "winners"), PLAYERS, roles, subject=False)
+            void_if = self.expr(("endings", kind, "void_if"), BOOL, roles, subject=False, required=False)
+            payouts = []
+            for j in range(len(spec.get("payouts", []) or [])):
+                t = self.transfer(("endings", kind, "payouts", j), roles)
+                if t is not None:
+                    payouts.append(t)
+            if winners is not None:
+                endings[kind] = Ending(winners, void_if, tuple(payouts))
+        if self.problems or pack is None or drop_allowed is None or drop_wins_if is None or going_out is None:
+            return None
+        melds, hits, turn, deal = d["melds"], d["hits"], d["turn"], d["deal"]
+        return Ruleset(
+            name=d["name"], description=d.get("description", ""), source=self.doc.source_of(()).file,
+            players_min=d["players"]["min"], players_max=d["players"]["max"], pack=pack,
+            hand_size=deal["hand_size"], upcard=deal["upcard"],
+            first_dealer=deal.get("first_dealer", "highest_cut"), rotation=deal.get("rotation", "left"),
+            deal_wins=tuple(deal_wins),
+            several_deal_wins=(d.get("deal_wins") or {}).get("several", "redeal"),
+            deal_win_tie=(d.get("deal_wins") or {}).get("tie", "redeal"),
+            book_min=melds["book"]["min"], book_max=melds["book"]["max"],
+            run_min=melds["run"]["min"], run_max=melds["run"].get("max"),
+            wild_in_melds=bool(melds.get("wild_cards", False)),
+            jokers_in_melds=bool(melds.get("jokers_in_melds", False)),
+            hold_allowed=hold_allowed, hold_except=hold_except,
+            hit_books=hits["books"], hit_runs=hits["runs"], hit_spreads=hits["spreads"],
+            hits_per_turn=hits.get("max_cards_per_turn"), hit_ends_turn=bool(hits.get("ends_turn", False)),
+            drop_allowed=drop_allowed, drop_wins_if=drop_wins_if,
+            draw_from=tuple(turn["draw"]["from"]),
+            discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),
+            discard_required=turn["discard"]["required"],
+            not_the_card_taken=bool(turn["discard"].get("not_the_card_taken", False)),
+            claim_when=claim_when, going_out_allowed=going_out,
+            stock_exhausted=(d.get("stock") or {}).get("exhausted"),
+            counters=tuple(counters), endings=endings, data=d,
+        )
+
+
+def build(doc: Doc) -> tuple[Ruleset | None, list[Diagnostic]]:
+    b = _Builder(doc)
+    rs = b.build()
+    return rs, b.problems
+
+
+__all__ = ["Ruleset", "build", "RANKS_STANDARD"]

@@ -1,0 +1,99 @@
+"""Validate merged ruleset data against the shipped JSON Schema (2020-12) and translate each
+jsonschema error into a located :class:`Diagnostic` in a player's words."""
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Iterable
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from tonkdsl.diagnostics import Diagnostic, did_you_mean
+from tonkdsl.merge import Doc
+from tonkdsl.resources import schema_path
+
+_TYPE_WORDS = {"integer": "a whole number", "string": "text", "boolean": "true or false",
+               "array": "a list", "object": "a mapping of keys", "null": "empty", "number": "a number"}
+
+
+@functools.lru_cache(maxsize=1)
+def load_schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    return data
+
+
+@functools.lru_cache(maxsize=1)
+def _validator() -> Any:
+    return jsonschema.Draft202012Validator(load_schema())
+
+
+def _field(path: Iterable[Any]) -> str:
+    parts = [str(p) for p in path if not isinstance(p, int)]
+    return parts[-1] if parts else "the file"
+
+
+def _describe(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (dict, list)):
+        return "a mapping" if isinstance(v, dict) else "a list"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
+    path = tuple(err.absolute_path)
+    v = err.validator
+    if v == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = list(err.schema.get("properties", {}))
+        out = []
+        for key in err.instance:
+            if key in allowed:
+                continue
+            where = f"in '{_field(path)}'" if path else "at the top level"
+            out.append(doc.diagnostic(
+                "schema-unknown-key", f"unknown key '{key}' {where}{did_you_mean(key, allowed)}",
+                path + (key,), key=True, hint=f"allowed keys: {', '.join(allowed)}"))
+        return out
+    if v == "required":
+        missing = [m for m in err.validator_value if m not in err.instance]
+        return [doc.diagnostic("schema-missing-key",
+                               f"'{_field(path)}' needs the key '{m}'" if path else f"the ruleset needs the key '{m}'",
+                               path) for m in missing]
+    if v in ("anyOf", "oneOf") and err.context:
+        inner = best_match(err.context)
+        if inner.validator in ("enum", "const", "pattern"):
+            return [doc.diagnostic("schema-value", f"'{_field(path)}': {_describe(err.instance)} is not allowed "
+                                   f"here", path, hint=err.schema.get("description", ""))]
+        return _translate(doc, inner)
+    if v == "type":
+        want = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        words = " or ".join(_TYPE_WORDS.get(w, w) for w in want)
+        return [doc.diagnostic("schema-type", f"'{_field(path)}' must be {words}, not {_describe(err.instance)}",
+                               path)]
+    if v == "enum":
+        choices = [str(c) for c in err.validator_value]
+        return [doc.diagnostic("schema-value",
+                               f"'{_field(path)}' cannot be {_describe(err.instance)}"
+                               f"{did_you_mean(str(err.instance), choices)}; choose one of: {', '.join(dict.fromkeys(choices))}",
+                               path)]
+    if v in ("minimum", "maximum"):
+        word = "at least" if v == "minimum" else "at most"
+        return [doc.diagnostic("schema-range", f"'{_field(path)}' must be {word} {err.validator_value}, "
+                               f"not {_describe(err.instance)}", path)]
+    if v == "uniqueItems":
+        return [doc.diagnostic("schema-duplicate", f"'{_field(path)}' lists the same item twice", path)]
+    if v == "minItems":
+        return [doc.diagnostic("schema-empty", f"'{_field(path)}' must not be empty", path)]
+    if v == "propertyNames":
+        return [doc.diagnostic("schema-key", f"'{_field(path)}' has a key that is not allowed: {err.message}", path)]
+    return [doc.diagnostic("schema", f"'{_field(path)}': {err.message}", path)]
+
+
+def validate(doc: Doc) -> list[Diagnostic]:
+    """Every schema problem of ``doc``, sorted by file position."""
+    out: list[Diagnostic] = []
+    for err in _validator().iter_errors(doc.data):
+        out.extend(_translate(doc, err))
+    out.sort(key=lambda d: (d.file, d.line, d.column))
+    return out
