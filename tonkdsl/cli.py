@@ -1,0 +1,210 @@
+"""The ``tonk`` command: a thin layer that parses options, calls the library and renders.
+
+Exit codes: 0 ok; 1 a rule failure (an illegal action, a scenario that does not match its
+expectations); 2 bad input (a file that cannot be read or is not valid).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn, Sequence
+
+import click
+
+from tonkdsl.bots import BOTS
+from tonkdsl.diagnostics import Diagnostic, LoadError
+from tonkdsl.engine import RulesetError
+from tonkdsl.loader import load_ruleset
+from tonkdsl.resources import shipped_ruleset_names
+from tonkdsl.scenario import compare, load_scenario, replay
+from tonkdsl.simulate import simulate
+
+EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _print_diagnostics(diags: Sequence[Diagnostic]) -> None:
+    for d in diags:
+        click.echo(d.render(), err=True)
+
+
+def _bad_input(exc: LoadError, as_json: bool) -> NoReturn:
+    if as_json:
+        click.echo(json.dumps({"diagnostics": [d.to_json() for d in exc.diagnostics]}, indent=2))
+    else:
+        _print_diagnostics(exc.diagnostics)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tonkdsl")
+def main() -> None:
+    """tonk: Tonk's house rules as data.
+
+    Rulesets are YAML files (or the shipped names: standard, speno, ...). Exit codes:
+    0 ok, 1 rule or expectation failure, 2 bad input.
+    """
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that 'extends' may reach outside the file's own folder.")
+def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) -> None:
+    """Check ruleset files (or shipped names): exit 0 when all are valid, 2 listing every problem."""
+    results: list[dict[str, Any]] = []
+    bad = False
+    for ref in rulesets:
+        target: str | Path = Path(ref) if ref.endswith((".yaml", ".yml")) or "/" in ref else ref
+        try:
+            rs = load_ruleset(target, allow_paths=allow)
+            results.append({"ruleset": ref, "valid": True, "name": rs.name, "diagnostics": []})
+            if not as_json:
+                click.echo(f"{ref}: valid ({rs.name})")
+        except LoadError as exc:
+            bad = True
+            results.append({"ruleset": ref, "valid": False,
+                            "diagnostics": [d.to_json() for d in exc.diagnostics]})
+            if not as_json:
+                _print_diagnostics(exc.diagnostics)
+                n = len(exc.diagnostics)
+                click.echo(f"{ref}: {n} problem{'s' if n != 1 else ''}", err=True)
+    if as_json:
+        click.echo(json.dumps(results if len(results) > 1 else results[0], indent=2))
+    sys.exit(EXIT_BAD_INPUT if bad else EXIT_OK)
+
+
+@main.command("replay")
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def replay_cmd(scenario: Path, as_json: bool) -> None:
+    """Replay a scenario file and print how the hand ends (see scenario-format.md)."""
+    try:
+        result = replay(load_scenario(scenario))
+    except LoadError as exc:
+        _bad_input(exc, as_json)
+    data = result.to_json()
+    if as_json:
+        click.echo(json.dumps(data))
+    elif result.error is not None:
+        e = result.error
+        click.echo(f"{scenario}: action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
+    else:
+        _render_result(data)
+    sys.exit(EXIT_FAIL if result.error is not None else EXIT_OK)
+
+
+def _render_result(data: dict[str, Any]) -> None:
+    if data["end"] is None:
+        click.echo(f"in progress after {data['actions_applied']} actions; next: {data['next']}")
+    else:
+        winners = ", ".join(data["winners"]) or "nobody"
+        click.echo(f"end: {data['end']}   winners: {winners}")
+        if data.get("message"):
+            click.echo(f"  {data['message']}")
+    width = max(len(n) for n in data["counts"])
+    for name, count in data["counts"].items():
+        click.echo(f"  {name:<{width}}  count {count:>3}   payout {data['payouts'][name]:+d}")
+    for p in data.get("payments", []):
+        click.echo(f"  {p['from']} pays {p['to']} {p['amount']}  ({p['rule']})")
+
+
+@main.command()
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per scenario.")
+def check(scenarios: tuple[Path, ...], as_json: bool) -> None:
+    """Replay scenarios and compare with their 'expect' sections: exit 0 when all match."""
+    failed = bad = 0
+    report = []
+    for path in scenarios:
+        try:
+            result = replay(load_scenario(path))
+        except LoadError as exc:
+            bad += 1
+            report.append({"scenario": str(path), "status": "invalid",
+                           "diagnostics": [d.to_json() for d in exc.diagnostics]})
+            if not as_json:
+                _print_diagnostics(exc.diagnostics)
+            continue
+        problems = compare(result)
+        if result.scenario.expect is None:
+            problems = problems or []
+        status = "fail" if problems else "pass"
+        failed += status == "fail"
+        report.append({"scenario": str(path), "status": status, "problems": problems})
+        if not as_json:
+            click.echo(f"{status.upper()}  {path}")
+            for p in problems:
+                click.echo(f"      {p}")
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        passed = len(scenarios) - failed - bad
+        click.echo(f"{passed} passed, {failed} failed" + (f", {bad} invalid" if bad else ""))
+    sys.exit(EXIT_BAD_INPUT if bad else EXIT_FAIL if failed else EXIT_OK)
+
+
+@main.command("simulate")
+@click.argument("ruleset")
+@click.option("-n", "--hands", default=1000, show_default=True, type=click.IntRange(1, 10_000_000),
+              help="How many hands to play.")
+@click.option("--players", default=3, show_default=True, type=click.IntRange(2, 12))
+@click.option("--seed", default=0, show_default=True, type=int, help="Master seed; hand i uses a seed derived from it.")
+@click.option("--bots", default="greedy", show_default=True,
+              help="One bot for every seat, or a comma-separated list per seat (random, greedy).")
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def simulate_cmd(ruleset: str, hands: int, players: int, seed: int, bots: str, stake: int, as_json: bool) -> None:
+    """Play seeded hands between bots and print how often each ending happens."""
+    try:
+        rs = load_ruleset(Path(ruleset) if ruleset.endswith((".yaml", ".yml")) else ruleset)
+    except LoadError as exc:
+        _bad_input(exc, as_json)
+    names = [b.strip() for b in bots.split(",")]
+    if len(names) == 1:
+        names *= players
+    unknown = [b for b in names if b not in BOTS]
+    if unknown or len(names) != players:
+        msg = (f"unknown bot '{unknown[0]}' (bots: {', '.join(BOTS)})" if unknown
+               else f"--bots lists {len(names)} bots for {players} players")
+        raise click.BadParameter(msg, param_hint="--bots")
+    if not rs.players_min <= players <= rs.players_max:
+        raise click.BadParameter(f"{rs.name} is for {rs.players_min}-{rs.players_max} players", param_hint="--players")
+    policies = [BOTS[b] for b in names]
+    try:
+        if as_json or not sys.stderr.isatty():
+            summary = simulate(rs, policies, hands, seed, stake)
+        else:
+            with click.progressbar(length=hands, label="simulating", file=sys.stderr) as bar:
+                last = [0]
+
+                def tick(done: int) -> None:
+                    bar.update(done - last[0])
+                    last[0] = done
+                summary = simulate(rs, policies, hands, seed, stake, progress=tick)
+    except (RulesetError, ValueError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_FAIL)
+    data = summary.to_json()
+    if as_json:
+        click.echo(json.dumps({"ruleset": ruleset, "seed": seed, "bots": names, **data}, indent=2))
+        return
+    click.echo(f"{rs.name}: {hands} hands, {players} players ({', '.join(names)}), seed {seed}")
+    click.echo("ending            hands     share")
+    for end, n in data["endings"].items():  # type: ignore[union-attr]
+        if n:
+            click.echo(f"  {end:<15} {n:>7}   {n / hands:6.1%}")
+    click.echo("net payout per seat: " + ", ".join(f"seat {i + 1}: {v:+d}" for i, v in enumerate(summary.net)))
+    click.echo(f"mean actions per hand: {data['mean_actions_per_hand']:.1f}")
+
+
+@main.command("rulesets")
+def list_rulesets() -> None:
+    """List the shipped rulesets."""
+    for name in shipped_ruleset_names():
+        click.echo(name)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
