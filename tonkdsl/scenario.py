@@ -269,11 +269,15 @@ def compare(result: Result) -> list[str]:
             out.append(f"{key}: expected {exp[key]!r}, got {got.get(key)!r}")
     if "winners" in exp and sorted(map(str, exp["winners"] or [])) != sorted(got["winners"]):
         out.append(f"winners: expected {exp['winners']}, got {got['winners']}")
+    # Payouts are compared for every player (an unlisted player is expected to get 0); counts
+    # only for the players listed, so a scenario can pin down just the counts it is about.
     for key in ("payouts", "counts"):
         if key in exp:
             want = {str(k): v for k, v in (exp[key] or {}).items()}
-            if want != got[key]:
-                diff = ", ".join(f"{n}: expected {want.get(n)}, got {got[key].get(n)}"
-                                 for n in sorted(set(want) | set(got[key])) if want.get(n) != got[key].get(n))
+            names = sorted(set(want) | set(got[key])) if key == "payouts" else sorted(want)
+            default = 0 if key == "payouts" else None
+            diff = ", ".join(f"{n}: expected {want.get(n, default)}, got {got[key].get(n)}"
+                             for n in names if want.get(n, default) != got[key].get(n))
+            if diff:
                 out.append(f"{key}: {diff}")
     return out
