@@ -1,0 +1,152 @@
+"""The tonk command: exit codes, JSON shapes and messages of replay, check, validate, simulate."""
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tonkdsl.cli import main
+from conftest import SHARED, TESTS
+
+EXAMPLE1 = SHARED / "examples" / "speno-seed-example-1.yaml"
+GOOD = """\
+ruleset: standard
+players: [Ann, Bob, Cy]
+hands:
+  Ann: [AH, 2H, 3C, 4D, 5S]
+  Bob: [KH, 3D, 4C, 5H, 9H]
+  Cy: [KD, 10D, JH, 10C, 3S]
+actions:
+  - Ann drop
+"""
+
+
+def run(*args: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.output
+
+
+def test_replay_json_keys_as_the_contract_says(write) -> None:
+    code, out = run("replay", str(write("s.yaml", GOOD)), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["ruleset"] == "standard"
+    assert data["end"] == "drop_won"
+    assert data["winners"] == ["Ann"]
+    assert data["payouts"] == {"Ann": 2, "Bob": -1, "Cy": -1}
+    assert data["counts"] == {"Ann": 15, "Bob": 31, "Cy": 43}
+    assert data["actions_applied"] == 1
+    assert data["next"] is None
+
+
+def test_replay_in_progress_names_next(write) -> None:
+    text = GOOD.replace("  - Ann drop\n", "  - Ann draw stock\n")
+    code, out = run("replay", str(write("s.yaml", text)), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["end"] is None and data["next"] == "Ann"
+
+
+def test_replay_illegal_action_exit_1_with_error_object(write) -> None:
+    text = GOOD.replace("  - Ann drop\n", "  - Ann drop\n  - Bob draw stock\n")
+    code, out = run("replay", str(write("s.yaml", text)), "--json")
+    assert code == 1
+    assert json.loads(out) == {"error": {"index": 2, "action": "Bob draw stock", "message": "the hand is over"}}
+
+
+def test_replay_illegal_action_plain_line_on_stderr(write) -> None:
+    text = GOOD.replace("  - Ann drop\n", "  - Bob drop\n")
+    r = CliRunner().invoke(main, ["replay", str(write("s.yaml", text))])
+    assert r.exit_code == 1
+    assert "action 1 (Bob drop) is illegal: it is Ann's turn, not Bob's" in r.output
+
+
+def test_replay_invalid_scenario_exit_2_names_file_line_field(write) -> None:
+    text = GOOD.replace("Ann: [AH,", "Ann: [ZZ,")
+    path = write("s.yaml", text)
+    code, out = run("replay", str(path))
+    assert code == 2
+    assert f"{path}:4:9: error[scenario-card]: 'ZZ' is not a card" in out
+    assert "(at $.hands.Ann[0])" in out
+
+
+def test_scenario_cards_must_be_distinct_and_in_the_pack(write) -> None:
+    text = GOOD.replace("Bob: [KH,", "Bob: [AH,").replace("Cy: [KD,", "Cy: [JK,")
+    code, out = run("replay", str(write("s.yaml", text)))
+    assert code == 2
+    assert "AH appears twice in the scenario" in out
+    assert "JK is not in the pack of 'standard'" in out
+
+
+def test_scenario_hand_size_checked(write) -> None:
+    code, out = run("replay", str(write("s.yaml", GOOD.replace(", 5S]", "]"))))
+    assert code == 2 and "Ann has 4 cards; this ruleset deals 5" in out
+
+
+def test_scenario_unknown_player_in_action(write) -> None:
+    code, out = run("replay", str(write("s.yaml", GOOD.replace("- Ann drop", "- Anne drop"))))
+    assert code == 2 and "'Anne' is not one of the players (did you mean 'Ann'?)" in out
+
+
+def test_check_reports_mismatch_exit_1(write) -> None:
+    text = GOOD + "expect:\n  end: drop_caught\n  payouts: {Ann: 2, Bob: -1, Cy: -1}\n"
+    code, out = run("check", str(write("s.yaml", text)))
+    assert code == 1
+    assert "end: expected 'drop_caught', got 'drop_won'" in out
+    assert "0 passed, 1 failed" in out
+
+
+def test_check_expected_refusal_that_does_not_happen_fails(write) -> None:
+    text = GOOD + "expect:\n  error: {index: 1, message: nope}\n"
+    code, out = run("check", str(write("s.yaml", text)))
+    assert code == 1 and "expected action 1 to be refused" in out
+
+
+def test_check_shared_example() -> None:
+    code, out = run("check", str(EXAMPLE1))
+    assert code == 0 and "1 passed, 0 failed" in out
+
+
+def test_validate_shipped_and_json() -> None:
+    code, out = run("validate", "standard", "speno")
+    assert code == 0 and "standard: valid" in out and "speno: valid" in out
+    code, out = run("validate", "speno", "--json")
+    assert code == 0 and json.loads(out)["valid"] is True
+
+
+def test_validate_unknown_shipped_name_suggests() -> None:
+    code, out = run("validate", "spenno")
+    assert code == 2 and "no shipped ruleset is called 'spenno' (did you mean 'speno'?)" in out
+
+
+def test_validate_test_rulesets() -> None:
+    for p in sorted((TESTS / "rulesets").glob("*.yaml")):
+        code, out = run("validate", str(p))
+        assert code == 0, out
+
+
+def test_simulate_prints_endings_and_is_deterministic() -> None:
+    code, out = run("simulate", "standard", "-n", "200", "--players", "3", "--seed", "5", "--json")
+    assert code == 0
+    a = json.loads(out)
+    assert a["hands"] == 200 and sum(a["endings"].values()) == 200
+    assert sum(a["net_payout_per_seat"]) == 0
+    code, out2 = run("simulate", "standard", "-n", "200", "--players", "3", "--seed", "5", "--json")
+    assert json.loads(out2) == a
+
+
+def test_simulate_text_and_bad_bot() -> None:
+    code, out = run("simulate", "speno", "-n", "50", "--bots", "random")
+    assert code == 0 and "drop" in out
+    code, out = run("simulate", "speno", "-n", "5", "--bots", "greedy,clever,random")
+    assert code == 2 and "unknown bot 'clever'" in out
+
+
+def test_help_lists_commands() -> None:
+    code, out = run("--help")
+    assert code == 0
+    for cmd in ("validate", "replay", "check", "simulate"):
+        assert cmd in out
+
+
+def test_replay_missing_file(tmp_path: Path) -> None:
+    code, out = run("replay", str(tmp_path / "nope.yaml"))
+    assert code == 2 and "cannot read the file" in out

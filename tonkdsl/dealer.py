@@ -1,0 +1,38 @@
+"""Who deals: the cut for the first dealer (S3) and the deal passing after each hand."""
+from __future__ import annotations
+
+from tonkdsl.rng import Rng
+from tonkdsl.ruleset import Ruleset
+
+MAX_CUTS = 100
+
+
+def cut_for_deal(ruleset: Ruleset, num_players: int, rng: Rng) -> tuple[int, list[list[str]]]:
+    """Each player cuts a card; the highest (or lowest) deals, equal cards cut again.
+
+    Returns the dealer's seat and the cuts made, round by round (for showing the players).
+    Ranks are ordered as the pack lists them (A low, K high in the standard pack).
+    """
+    if ruleset.first_dealer == "first_seat":
+        return 0, []
+    pack = ruleset.pack
+    order = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
+    pick = max if ruleset.first_dealer == "highest_cut" else min
+    contenders = list(range(num_players))
+    rounds: list[list[str]] = []
+    for _ in range(MAX_CUTS):
+        cards = list(range(len(pack)))
+        rng.shuffle(cards)
+        cuts = {seat: cards[i] for i, seat in enumerate(contenders)}
+        rounds.append([pack.names[cuts[s]] for s in contenders])
+        best = pick(order[pack.ranks[c]] for c in cuts.values())
+        contenders = [s for s in contenders if order[pack.ranks[cuts[s]]] == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+    return contenders[0], rounds  # pragma: no cover - 100 tied cuts in a row
+
+
+def next_dealer(ruleset: Ruleset, dealer: int, num_players: int) -> int:
+    """The dealer of the next hand: the deal passes to the left (next seat) or the right."""
+    step = 1 if ruleset.rotation == "left" else -1
+    return (dealer + step) % num_players
