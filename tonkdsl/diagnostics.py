@@ -66,5 +66,11 @@ class LoadError(Exception):
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` when a close choice exists, else ``""``."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    options = [c for c in choices if c]
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    if not close:
+        # 'hits_rules' -> 'hits': a known word inside the unknown one (or the other way round).
+        lw = word.lower()
+        close = sorted((c for c in options if len(c) >= 3 and (c.lower() in lw or lw in c.lower())),
+                       key=lambda c: -len(c))[:1]
     return f" (did you mean '{close[0]}'?)" if close else ""

@@ -97,7 +97,8 @@ def load_ruleset(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> Ru
     doc = load_doc(ref, allow_paths=allow_paths)
     problems = validate(doc)
     if problems:
-        raise LoadError(problems)
+        _, more = build(doc, shape_checked=False)
+        raise LoadError(sorted(problems + more, key=lambda d: (d.file, d.line, d.column)))
     ruleset, problems = build(doc)
     if problems or ruleset is None:
         raise LoadError(problems)

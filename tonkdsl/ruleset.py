@@ -127,6 +127,7 @@ _NOT_YET = {
     ("scoring",): "score sheets (V20, R5)",
     ("session",): "session rules (V18, V19)",
     ("slapping",): "slapping (V17)",
+    ("melds", "hold"): "rules about holding spreads (V2)",
 }
 
 
@@ -157,6 +158,8 @@ class _Builder:
             return None
         if isinstance(raw, bool):
             raw = "true" if raw else "false"
+        if isinstance(raw, (dict, list)):
+            return None  # the schema reports the wrong type
         text = str(raw)
         names = make_names(roles, self.counters, subject=subject)
         try:
@@ -220,7 +223,6 @@ class _Builder:
                 self.problems.append(self.doc.diagnostic(
                     "not-supported-yet", f"{what} are described by the schema but not run by this version "
                     "of the engine; remove this section to play", path, key=True))
-        pack = self.pack()
         act = ("actor",)
         deal_wins = []
         for i, rule in enumerate(self.get(("deal_wins", "rules"), []) or []):
@@ -262,6 +264,7 @@ class _Builder:
                     payouts.append(t)
             if winners is not None:
                 endings[kind] = Ending(winners, void_if, tuple(payouts))
+        pack = self.pack()
         if self.problems or pack is None or drop_allowed is None or drop_wins_if is None or going_out is None:
             return None
         melds, hits, turn, deal = d["melds"], d["hits"], d["turn"], d["deal"]
@@ -291,10 +294,17 @@ class _Builder:
         )
 
 
-def build(doc: Doc) -> tuple[Ruleset | None, list[Diagnostic]]:
+def build(doc: Doc, *, shape_checked: bool = True) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Compile ``doc``. With ``shape_checked=False`` (the schema found problems) the expressions
+    are still compiled, so that the player sees every problem at once, but no ruleset is made."""
     b = _Builder(doc)
-    rs = b.build()
-    return rs, b.problems
+    if shape_checked:
+        return b.build(), b.problems
+    try:
+        b.build()
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError):
+        pass  # a badly shaped file: the schema diagnostics already say what is wrong
+    return None, [p for p in b.problems if p.code.startswith(("expr", "limit-expr"))]
 
 
 __all__ = ["Ruleset", "build", "RANKS_STANDARD"]
