@@ -150,9 +150,13 @@ class State:
             return out
         hand = self.hands[seat]
         for combo in self.melds.spreads_in(hand):
-            out.append(A.Spread(tuple(names[c] for c in combo)))
-        for number, _combo in self._hit_options(seat):
-            out.append(A.Hit(tuple(names[c] for c in _combo), number))
+            spread = A.Spread(tuple(names[c] for c in combo))
+            if not self._strands(seat, combo, spread):
+                out.append(spread)
+        for number, combo in self._hit_options(seat):
+            hit = A.Hit(tuple(names[c] for c in combo), number)
+            if not self._strands(seat, combo, hit):
+                out.append(hit)
         if self._discard_allowed_now():
             seen: set[str] = set()
             for c in hand:
@@ -162,6 +166,23 @@ class State:
                     seen.add(names[c])
                     out.append(A.Discard(names[c]))
         return out
+
+    def _strands(self, seat: int, cards: Sequence[int], action: A.Action) -> bool:
+        """Whether playing ``cards`` would leave the player holding only the card taken from the
+        discard pile, which may not be discarded (S15, V15), with no other way to go on."""
+        taken = self.taken_discard
+        if taken is None or not (self.ruleset.not_the_card_taken or self.ruleset.discard_must_be_used):
+            return False
+        rest = list(self.hands[seat])
+        for c in cards:
+            rest.remove(c)
+        if rest != [taken]:
+            return False
+        twin = self.clone()
+        twin.taken_discard = None  # play the action without this check, then look at what is left
+        twin._apply(action)
+        twin.taken_discard = taken
+        return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
 
     def _can_drop(self, seat: int) -> bool:
         return bool(self._eval(self.ruleset.drop_allowed, self._ctx(actor=seat)))
@@ -282,6 +303,7 @@ class State:
             raise IllegalAction("you have already drawn this turn")
         if isinstance(action, A.Spread):
             cards = self._take_ids(seat, action.cards)
+            self._refuse_stranding(seat, cards, action)
             kind = self.melds.kind(cards)
             if kind is None:
                 raise IllegalAction(f"{' '.join(action.cards)} is not a spread (a book is "
@@ -296,6 +318,7 @@ class State:
             return self._after_play(seat, by_spread=True)
         if isinstance(action, A.Hit):
             cards = self._take_ids(seat, action.cards)
+            self._refuse_stranding(seat, cards, action)
             if action.target > len(self.spreads):
                 raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
             sp = self.spreads[action.target - 1]
@@ -333,6 +356,12 @@ class State:
                 return self._end("out_on_discard", actor=seat)
             return self._next_turn()
         raise IllegalAction(f"'{action}' is not possible now")  # pragma: no cover
+
+    def _refuse_stranding(self, seat: int, cards: Sequence[int], action: A.Action) -> None:
+        if self._strands(seat, cards, action):
+            name = self.pack.names[self.taken_discard] if self.taken_discard is not None else "?"
+            raise IllegalAction(f"that would leave you holding only {name}, which you took from the discard "
+                                "pile this turn and may not discard")
 
     def _run_key(self, c: int) -> tuple[int, str]:
         return (self.pack.run_index[c], self.pack.names[c])

@@ -1,0 +1,166 @@
+"""Invariants of the engine over every shipped ruleset and every test ruleset (hypothesis).
+
+Cards are conserved, payouts are zero-sum, every hand ends within a bound, legal_actions() is
+non-empty until the end and every listed action applies, illegal actions are refused with a
+reason, clone() is independent, and the same seeds give the same hand.
+"""
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, strategies as st
+
+from tonkdsl import actions as A
+from tonkdsl import load_ruleset
+from tonkdsl.engine import MAX_TURNS, IllegalAction, State, deal
+from tonkdsl.resources import shipped_ruleset_names
+from tonkdsl.rng import Rng
+from conftest import TESTS
+
+RULESETS: list[Any] = [pytest.param(n, id=n) for n in shipped_ruleset_names()] + [
+    pytest.param(p, id=p.stem) for p in sorted((TESTS / "rulesets").glob("*.yaml"))
+]
+_CACHE: dict[Any, Any] = {}
+
+
+def ruleset(ref: str | Path) -> Any:
+    if ref not in _CACHE:
+        _CACHE[ref] = load_ruleset(ref)
+    return _CACHE[ref]
+
+
+def snapshot(s: State) -> tuple[Any, ...]:
+    return (
+        [list(h) for h in s.hands], list(s.stock), list(s.discard_pile),
+        [(sp.owner, sp.kind, list(sp.cards)) for sp in s.spreads], s.current, s.phase,
+        {k: list(v) for k, v in s.counters.items()}, s.outcome(),
+    )
+
+
+def all_cards(s: State) -> list[int]:
+    cards = [c for h in s.hands for c in h] + s.stock + s.discard_pile
+    return sorted(cards + [c for sp in s.spreads for c in sp.cards])
+
+
+def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
+         check_each_action: bool = False) -> tuple[State, list[str]]:
+    """Play a hand with random legal actions; 'patient' players never drop while they can draw."""
+    state = deal(rs, players, seed=seed, dealer=seed % players)
+    rng = Rng(choice_seed)
+    history: list[str] = []
+    bound = (MAX_TURNS + 1) * (len(rs.pack) + 3)
+    full = list(range(len(rs.pack)))
+    while not state.is_terminal():
+        assert all_cards(state) == full
+        legal = state.legal_actions()
+        assert legal, "no legal action before the end of the hand"
+        if check_each_action:
+            for a in legal:
+                twin = state.clone()
+                twin.apply(a)
+        options = [a for a in legal if not isinstance(a, A.Drop)] if patient else legal
+        action = rng.choice(options or legal)
+        state.apply(action)
+        history.append(str(action))
+        assert len(history) < bound
+    assert all_cards(state) == full
+    assert state.legal_actions() == []
+    return state, history
+
+
+hand_args = dict(
+    players=st.integers(2, 4), seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**32),
+    patient=st.booleans(),
+)
+
+
+@pytest.mark.parametrize("ref", RULESETS)
+@given(**hand_args)
+def test_hand_invariants(ref: Any, players: int, seed: int, choice_seed: int, patient: bool) -> None:
+    rs = ruleset(ref)
+    players = max(rs.players_min, min(players, rs.players_max))
+    state, _ = play(rs, players, seed, choice_seed, patient, check_each_action=True)
+    out = state.outcome()
+    assert out is not None
+    assert sum(out.payouts) == 0
+    assert len(out.payouts) == players
+    assert all(p.amount > 0 and p.payer != p.payee for p in out.payments)
+    if out.end in ("redeal", "dead_hand"):
+        assert out.payouts == (0,) * players
+    else:
+        assert out.winners
+        assert all(out.payouts[w] >= 0 for w in out.winners)
+
+
+@pytest.mark.parametrize("ref", RULESETS)
+@given(**hand_args)
+def test_same_seeds_same_hand(ref: Any, players: int, seed: int, choice_seed: int, patient: bool) -> None:
+    rs = ruleset(ref)
+    players = max(rs.players_min, min(players, rs.players_max))
+    a, ha = play(rs, players, seed, choice_seed, patient)
+    b, hb = play(rs, players, seed, choice_seed, patient)
+    assert ha == hb and a.outcome() == b.outcome()
+
+
+@pytest.mark.parametrize("ref", RULESETS)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 30), choice_seed=st.integers(0, 2**32))
+def test_clone_is_independent(ref: Any, seed: int, steps: int, choice_seed: int) -> None:
+    rs = ruleset(ref)
+    state = deal(rs, 3, seed=seed)
+    rng = Rng(choice_seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, A.Drop)]
+                               or state.legal_actions()))
+    before = snapshot(state)
+    twin = state.clone()
+    assert snapshot(twin) == before
+    while not twin.is_terminal():
+        twin.apply(rng.choice(twin.legal_actions()))
+    assert snapshot(state) == before
+
+
+ILLEGAL_PROBES = [A.Discard("JK"), A.Hit(("AS",), 99), A.Spread(("2C", "9D", "KH")), A.Slap("AS", 1),
+                  A.Drop(), A.DrawStock(), A.DrawDiscard(), A.Claim(), A.Discard("AS")]
+
+
+@pytest.mark.parametrize("ref", RULESETS)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 25), choice_seed=st.integers(0, 2**32))
+def test_illegal_actions_refused_with_reason(ref: Any, seed: int, steps: int, choice_seed: int) -> None:
+    rs = ruleset(ref)
+    state = deal(rs, 3, seed=seed)
+    rng = Rng(choice_seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, A.Drop)]
+                               or state.legal_actions()))
+    legal = {str(a) for a in state.legal_actions()}
+    for probe in ILLEGAL_PROBES:
+        if str(probe) in legal:
+            continue
+        before = snapshot(state)
+        reason = state.why_illegal(probe)
+        assert reason, f"{probe} should be refused"
+        with pytest.raises(IllegalAction) as info:
+            state.clone().apply(probe)
+        assert str(info.value) == reason
+        assert snapshot(state) == before
+
+
+def test_turn_cap_ends_a_hand_that_cannot_end(write) -> None:
+    # Only the discard pile may be drawn and no one may drop or go out: the hand would cycle.
+    p = write("loop.yaml", "extends: standard\nname: Loop\nturn:\n  drop: {allowed: false}\n"
+                           "  draw: {from: [discard]}\n  discard: {required: true, not_the_card_taken: false}\n"
+                           "going_out: {allowed: false}\n")
+    rs = load_ruleset(p)
+    state = deal(rs, 2, seed=1)
+    n = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(next((a for a in legal if isinstance(a, (A.DrawDiscard, A.Discard))), legal[0]))
+        n += 1
+    out = state.outcome()
+    assert out is not None and out.end == "dead_hand"
+    assert f"turn cap ({MAX_TURNS} turns, MAX_TURNS)" in out.message
