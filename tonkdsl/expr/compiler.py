@@ -408,9 +408,10 @@ class _Compiler:
         left, op_tok, right = t.children
         op = str(op_tok)
         lp, rp = self.node(left, d), self.node(right, d)
-        if lp[0] == RANK and rp[0] == NUM:
+        # A written number compared with a rank is a rank: rank == 10.
+        if lp[0] == RANK and rp[0] == NUM and rp[2] is not None:
             rp = self._as_rank(right, rp)
-        elif rp[0] == RANK and lp[0] == NUM:
+        elif rp[0] == RANK and lp[0] == NUM and lp[2] is not None:
             lp = self._as_rank(left, lp)
         lt, lf, _ = lp
         rt, rf, _ = rp

@@ -1,0 +1,43 @@
+"""A non-editable `pip install .` into a fresh venv, used from another folder, loads every shipped
+ruleset by name and runs the command (grammars and rulesets ship inside the wheel)."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tonkdsl.resources import shipped_ruleset_names
+from conftest import ROOT, SHARED
+
+
+@pytest.mark.slow
+def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    build = tmp_path / "src"  # a copy, so the install cannot see the checkout's top-level folders
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files"], check=True, capture_output=True,
+                           text=True).stdout.split()
+    for f in files:
+        if (ROOT / f).is_file():
+            (build / f).parent.mkdir(parents=True, exist_ok=True)
+            (build / f).write_bytes((ROOT / f).read_bytes())
+    subprocess.run([str(py), "-m", "pip", "install", "-q", str(build)], check=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    names = shipped_ruleset_names()
+    code = ("import tonkdsl, tonkdsl.resources as r; "
+            "assert 'site-packages' in tonkdsl.__file__, tonkdsl.__file__; "
+            f"[tonkdsl.load_ruleset(n) for n in {names!r}]; "
+            "print(r.grammar_text()[:2], len(r.shipped_ruleset_names()))")
+    out = subprocess.run([str(py), "-c", code], cwd=elsewhere, env=env, check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["//", str(len(names))]
+    tonk = venv / "bin" / "tonk"
+    res = subprocess.run([str(tonk), "validate", *names], cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    if (SHARED / "examples").is_dir():
+        examples = sorted(str(p) for p in (SHARED / "examples").glob("*.yaml"))
+        res = subprocess.run([str(tonk), "check", *examples], cwd=elsewhere, env=env, capture_output=True, text=True)
+        assert res.returncode == 0, res.stdout + res.stderr
