@@ -12,8 +12,9 @@ Errors in input files are reported as :class:`LoadError`, which carries a list o
 """
 from tonkdsl.actions import Action, parse_action
 from tonkdsl.diagnostics import Diagnostic, LoadError
-from tonkdsl.engine import IllegalAction, Outcome, State
+from tonkdsl.engine import IllegalAction, State
 from tonkdsl.loader import load_ruleset
+from tonkdsl.outcome import Outcome
 from tonkdsl.ruleset import Ruleset
 from tonkdsl.scenario import load_scenario, replay
 

@@ -16,7 +16,8 @@ from tonkdsl.bots import BOTS
 from tonkdsl.diagnostics import Diagnostic, LoadError
 from tonkdsl.engine import RulesetError
 from tonkdsl.loader import load_ruleset
-from tonkdsl.resources import shipped_ruleset_names
+from tonkdsl.outcome import END_KINDS
+from tonkdsl.resources import schema_path, shipped_ruleset_names
 from tonkdsl.scenario import compare, load_scenario, replay
 from tonkdsl.simulate import simulate
 
@@ -192,11 +193,20 @@ def simulate_cmd(ruleset: str, hands: int, players: int, seed: int, bots: str, s
         return
     click.echo(f"{rs.name}: {hands} hands, {players} players ({', '.join(names)}), seed {seed}")
     click.echo("ending            hands     share")
-    for end, n in data["endings"].items():  # type: ignore[union-attr]
+    for end in END_KINDS:
+        n = summary.endings.get(end, 0)
         if n:
             click.echo(f"  {end:<15} {n:>7}   {n / hands:6.1%}")
     click.echo("net payout per seat: " + ", ".join(f"seat {i + 1}: {v:+d}" for i, v in enumerate(summary.net)))
     click.echo(f"mean actions per hand: {data['mean_actions_per_hand']:.1f}")
+
+
+@main.command("schema")
+@click.option("--path", "show_path", is_flag=True, help="Print the schema file's path instead of its text.")
+def schema_cmd(show_path: bool) -> None:
+    """Print the JSON Schema of ruleset files (for editors: see docs/rulesets.md)."""
+    path = schema_path()
+    click.echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
 
 
 @main.command("rulesets")

@@ -133,7 +133,7 @@ def _merge_into(doc: Doc, target: dict[str, Any], rpath: Path, src: Source, over
         old = target.get(key)
         if isinstance(old, dict) and isinstance(value, dict):
             _merge_into(doc, old, rp, src, value, sp)
-        elif _is_id_list(old) and _is_id_list(value):
+        elif isinstance(old, list) and _is_id_list(old) and _is_id_list(value):
             ids = [x["id"] for x in old]
             for j, item in enumerate(value):
                 if item["id"] in ids:

@@ -213,7 +213,7 @@ class _Builder:
         when = self.expr(path + ("when",), BOOL, roles, required=False)
         if a is None or b is None or amount is None:
             return None
-        tid = t.get("id") or f"{path[1]}-{path[-1] + 1}"
+        tid = t.get("id") or f"{path[1]}-{len(path) and int(path[-1]) + 1}"
         return Transfer(tid, a, b, amount, when)
 
     def build(self) -> Ruleset | None:

@@ -68,7 +68,7 @@ def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
         return _translate(doc, inner)
     if v == "type":
         want = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        words = " or ".join(_TYPE_WORDS.get(w, w) for w in want)
+        words = " or ".join(_TYPE_WORDS.get(str(w), str(w)) for w in want)
         return [doc.diagnostic("schema-type", f"'{_field(path)}' must be {words}, not {_describe(err.instance)}",
                                path)]
     if v == "enum":

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from tonkdsl.bots import Policy
 from tonkdsl.engine import deal
-from tonkdsl.outcome import END_KINDS
+from tonkdsl.outcome import END_KINDS, Outcome
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import Ruleset
 from tonkdsl.view import observation
@@ -34,7 +34,8 @@ class Summary:
         }
 
 
-def play_hand(ruleset: Ruleset, bots: Sequence[Policy], seed: int, dealer: int, stake: int = 1) -> tuple[object, int]:
+def play_hand(ruleset: Ruleset, bots: Sequence[Policy], seed: int, dealer: int, stake: int = 1) -> tuple[Outcome, int]:
+    """Play one hand between bots; returns the outcome and the number of actions."""
     state = deal(ruleset, len(bots), seed=seed, dealer=dealer, stake=stake)
     rng = Rng(seed ^ 0x5DEECE66D)
     n = 0
@@ -45,7 +46,9 @@ def play_hand(ruleset: Ruleset, bots: Sequence[Policy], seed: int, dealer: int, 
         n += 1
         if n > MAX_ACTIONS_PER_HAND:  # pragma: no cover - the engine's turn cap ends hands first
             raise RuntimeError("a hand did not end")
-    return state.outcome(), n
+    outcome = state.outcome()
+    assert outcome is not None  # the loop only ends on a terminal state
+    return outcome, n
 
 
 def simulate(ruleset: Ruleset, bots: Sequence[Policy], hands: int, seed: int, stake: int = 1,
@@ -53,11 +56,10 @@ def simulate(ruleset: Ruleset, bots: Sequence[Policy], hands: int, seed: int, st
     s = Summary(hands, len(bots), net=[0] * len(bots))
     for i in range(hands):
         outcome, n = play_hand(ruleset, bots, derive_seed(seed, i), i % len(bots), stake)
-        assert outcome is not None
-        s.endings[outcome.end] += 1  # type: ignore[attr-defined]
-        for seat, v in enumerate(outcome.payouts):  # type: ignore[attr-defined]
+        s.endings[outcome.end] += 1
+        for seat, v in enumerate(outcome.payouts):
             s.net[seat] += v
-        for p in outcome.payments:  # type: ignore[attr-defined]
+        for p in outcome.payments:
             s.rules_fired[p.rule] += 1
         s.actions += n
         if progress is not None:

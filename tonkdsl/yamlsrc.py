@@ -148,7 +148,7 @@ def _convert(node: yaml.Node, path: Path, src: Source, counter: list[int], depth
                              "YAML merge keys (<<) are not supported; use 'extends:'", kline, kcol)
             if not isinstance(key_node, yaml.ScalarNode):
                 raise _error(src.file, src.text, "yaml-key", "a mapping key must be a plain word", kline, kcol)
-            key = str(yaml.SafeLoader.construct_scalar(yaml.SafeLoader(""), key_node))  # type: ignore[arg-type]
+            key = str(yaml.SafeLoader.construct_scalar(yaml.SafeLoader(""), key_node))
             if key in out:
                 raise _error(src.file, src.text, "yaml-duplicate-key",
                              f"the key '{key}' appears twice in the same mapping", kline, kcol)

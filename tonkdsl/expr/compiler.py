@@ -61,8 +61,9 @@ def _parser() -> Lark:
 def _syntax_error(source: str, exc: UnexpectedInput) -> ExprError:
     line, col = exc.line if exc.line > 0 else 1, exc.column if exc.column > 0 else 1
     if isinstance(exc, UnexpectedCharacters):
-        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else ""
-        nxt = source[exc.pos_in_stream:exc.pos_in_stream + 2]
+        pos = exc.pos_in_stream or 0
+        ch = source[pos] if pos < len(source) else ""
+        nxt = source[pos:pos + 2]
         if nxt in ("&&", "||"):
             msg = f"'{nxt}' is not an operator here; write 'and' or 'or'"
         elif ch == "=":
