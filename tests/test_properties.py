@@ -68,6 +68,18 @@ def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
     return state, history
 
 
+def advanced(rs: Any, seed: int, steps: int, choice_seed: int) -> tuple[State, Rng]:
+    """A 3-player hand after up to ``steps`` random actions (drops avoided to go deeper)."""
+    state = deal(rs, 3, seed=seed)
+    rng = Rng(choice_seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, A.Drop)]
+                               or state.legal_actions()))
+    return state, rng
+
+
 hand_args = dict(
     players=st.integers(2, 4), seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**32),
     patient=st.booleans(),
@@ -105,14 +117,7 @@ def test_same_seeds_same_hand(ref: Any, players: int, seed: int, choice_seed: in
 @pytest.mark.parametrize("ref", RULESETS)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 30), choice_seed=st.integers(0, 2**32))
 def test_clone_is_independent(ref: Any, seed: int, steps: int, choice_seed: int) -> None:
-    rs = ruleset(ref)
-    state = deal(rs, 3, seed=seed)
-    rng = Rng(choice_seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, A.Drop)]
-                               or state.legal_actions()))
+    state, rng = advanced(ruleset(ref), seed, steps, choice_seed)
     before = snapshot(state)
     twin = state.clone()
     assert snapshot(twin) == before
@@ -128,14 +133,7 @@ ILLEGAL_PROBES = [A.Discard("JK"), A.Hit(("AS",), 99), A.Spread(("2C", "9D", "KH
 @pytest.mark.parametrize("ref", RULESETS)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 25), choice_seed=st.integers(0, 2**32))
 def test_illegal_actions_refused_with_reason(ref: Any, seed: int, steps: int, choice_seed: int) -> None:
-    rs = ruleset(ref)
-    state = deal(rs, 3, seed=seed)
-    rng = Rng(choice_seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply(rng.choice([a for a in state.legal_actions() if not isinstance(a, A.Drop)]
-                               or state.legal_actions()))
+    state, _ = advanced(ruleset(ref), seed, steps, choice_seed)
     legal = {str(a) for a in state.legal_actions()}
     for probe in ILLEGAL_PROBES:
         if str(probe) in legal:
