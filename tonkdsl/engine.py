@@ -395,10 +395,6 @@ class State:
         self.phase = PLAY
         self._event("drew", seat)
         self._event("drew_discard" if from_discard else "drew_stock", seat)
-        if (not self.stock and self.ruleset.stock_exhausted == "last_card_drawn"
-                and not from_discard):
-            # The hand goes on to the end of this turn; it ends when the next turn would start.
-            pass
 
     def _after_play(self, seat: int, *, by_spread: bool) -> None:
         if self.hands[seat]:

@@ -223,6 +223,10 @@ class _Builder:
                 self.problems.append(self.doc.diagnostic(
                     "not-supported-yet", f"{what} are described by the schema but not run by this version "
                     "of the engine; remove this section to play", path, key=True))
+        if self.get(("turn", "discard", "required")) is False:
+            self.problems.append(self.doc.diagnostic(
+                "not-supported-yet", "turns that end without a discard ('required: false') are not run by "
+                "this version of the engine (see hits.ends_turn for V14)", ("turn", "discard", "required")))
         act = ("actor",)
         deal_wins = []
         for i, rule in enumerate(self.get(("deal_wins", "rules"), []) or []):
