@@ -146,9 +146,9 @@ def test_error_in_inherited_list_entry_points_at_child_line(write) -> None:
 
 
 def test_feature_not_run_yet_is_an_error_not_ignored(write) -> None:
-    p = write("r.yaml", "extends: standard\nname: X\nslapping: {allowed: true, priority: first}\n")
+    p = write("r.yaml", "extends: standard\nname: X\nturn:\n  discard: {required: false}\n")
     (msg,) = problems(p)
-    assert "error[not-supported-yet]: slapping (V17)" in msg
+    assert "error[not-supported-yet]: turns that end without a discard" in msg
 
 
 @given(st.text(max_size=200))

@@ -1,14 +1,14 @@
 """The docs name every expression name and function the engine offers."""
 from tonkdsl.expr.compiler import _FUNCTIONS
-from tonkdsl.names import CARD_ATTRS, GLOBALS, PLAYER_ATTRS, ROLES
+from tonkdsl.names import CARD_ATTRS, CARD_SETS, FUNCTIONS, GLOBALS, PLAYER_ATTRS, ROLES
 from conftest import ROOT
 
 
 def test_expression_docs_cover_every_name() -> None:
     text = (ROOT / "docs" / "expressions.md").read_text()
-    for name in [*GLOBALS, *PLAYER_ATTRS, *CARD_ATTRS, *ROLES]:
+    for name in [*GLOBALS, *PLAYER_ATTRS, *CARD_ATTRS, *ROLES, *CARD_SETS]:
         assert f"`{name}`" in text or f"`{name}` (" in text, name
-    for fn in _FUNCTIONS:
+    for fn in (*_FUNCTIONS, *FUNCTIONS):
         assert f"`{fn}(" in text, fn
 
 

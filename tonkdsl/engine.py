@@ -15,13 +15,13 @@ from tonkdsl.cards import CardSyntaxError, format_card, parse_card
 from tonkdsl.expr.compiler import EvalError
 from tonkdsl.melds import MeldRules
 from tonkdsl.names import EvalContext
-from tonkdsl.outcome import Outcome, Payment, deal_win_payments, net, run_transfers
+from tonkdsl.outcome import Outcome, Payment, deal_win_payments, net, run_scores, run_transfers
 from tonkdsl.rng import Rng
 from tonkdsl.ruleset import DealWin, Ruleset
 
 MAX_TURNS = 2000  # a hand longer than this ends as a dead hand (see docs/security.md)
 
-START, PLAY, OVER = "start", "play", "over"
+START, PLAY, EXTRA, OVER = "start", "play", "extra_discard", "over"
 
 
 class IllegalAction(ValueError):
@@ -82,12 +82,18 @@ class State:
         self.counters: dict[str, list[int]] = {c.name: [c.initial] * num_players for c in ruleset.counters}
         self.fired: set[tuple[int, int, int, int]] = set()
         self.deal_winners: set[int] = set()
+        # Slapping: the discard that may be slapped (card, discarder) until the next player
+        # draws, and the slapper who owes an extra discard.
+        self.slap_window: tuple[int, int] | None = None
+        self.extra_discard_seat: int | None = None
+        self.spread_log: list[tuple[int, int]] = []  # (seat, cards) of each new spread, in order
         self._outcome: Outcome | None = None
         self._name_to_id = {n: i for i, n in reversed(list(enumerate(self.pack.names)))}
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
-        return self.current
+        """The player to act (a slapper who owes an extra discard acts before the next player)."""
+        return self.extra_discard_seat if self.extra_discard_seat is not None else self.current
 
     def is_terminal(self) -> bool:
         return self._outcome is not None
@@ -118,6 +124,7 @@ class State:
         twin.counters = {k: list(v) for k, v in self.counters.items()}
         twin.fired = set(self.fired)
         twin.deal_winners = set(self.deal_winners)
+        twin.spread_log = list(self.spread_log)
         return twin
 
     def _ctx(self, **roles: Any) -> EvalContext:
@@ -130,15 +137,22 @@ class State:
             raise RulesetError(f"the rule '{compiled.source}' failed: {exc}") from None
 
     # --- legal actions ------------------------------------------------------------------
-    def legal_actions(self) -> list[A.Action]:
-        """Every action the player to act may take now (empty once the hand is over)."""
+    def legal_actions(self, seat: int | None = None) -> list[A.Action]:
+        """Every action the player to act (or ``seat``, out of turn: slaps) may take now.
+
+        Empty once the hand is over."""
         if self._outcome is not None:
             return []
         rs = self.ruleset
-        seat = self.current
         names = self.pack.names
+        if seat is not None and seat != self.current_player():
+            return self._slap_options(seat)
+        seat = self.current_player()
         out: list[A.Action] = []
+        if self.phase == EXTRA:
+            return [A.Discard(n) for n in dict.fromkeys(names[c] for c in self.hands[seat])]
         if self.phase == START:
+            out.extend(self._slap_options(seat))
             if self._can_drop(seat):
                 out.append(A.Drop())
             if self._claimable(seat) is not None:
@@ -157,7 +171,7 @@ class State:
             hit = A.Hit(tuple(names[c] for c in combo), number)
             if not self._strands(seat, combo, hit):
                 out.append(hit)
-        if self._discard_allowed_now():
+        if self._discard_allowed_now() and self._held_spread(seat) is None:
             seen: set[str] = set()
             for c in hand:
                 if rs.not_the_card_taken and c == self.taken_discard:
@@ -166,6 +180,40 @@ class State:
                     seen.add(names[c])
                     out.append(A.Discard(names[c]))
         return out
+
+    def _slap_options(self, seat: int) -> list[A.Action]:
+        slapping = self.ruleset.slapping
+        if slapping is None or self.slap_window is None or self.phase != START:
+            return []
+        if slapping.priority == "next_player" and seat != self.current:
+            return []
+        card, _discarder = self.slap_window
+        out: list[A.Action] = []
+        for i, sp in enumerate(self.spreads):
+            if self._slap_fits(seat, card, sp):
+                out.append(A.Slap(self.pack.names[card], i + 1))
+        return out
+
+    def _slap_fits(self, seat: int, card: int, sp: TableSpread) -> bool:
+        slapping = self.ruleset.slapping
+        if slapping is None or not self._may_hit(seat, sp):
+            return False
+        check = self.melds.is_book if sp.kind == "book" else self.melds.is_run
+        if not check(sp.cards + [card]):
+            return False
+        return bool(self._eval(slapping.allowed, self._ctx(actor=seat, owner=sp.owner)))
+
+    def _held_spread(self, seat: int) -> tuple[int, ...] | None:
+        """A spread the player holds and must lay before discarding, if the ruleset says so."""
+        rs = self.ruleset
+        if rs.hold_allowed is None or self._eval(rs.hold_allowed, self._ctx(actor=seat)):
+            return None
+        for combo in self.melds.spreads_in(self.hands[seat]):
+            if rs.hold_except is not None and self._eval(rs.hold_except, self._ctx(actor=seat, spread=combo)):
+                continue
+            if not self._strands(seat, combo, A.Spread(tuple(self.pack.names[c] for c in combo))):
+                return combo
+        return None
 
     def _strands(self, seat: int, cards: Sequence[int], action: A.Action) -> bool:
         """Whether playing ``cards`` would leave the player holding only the card taken from the
@@ -253,23 +301,42 @@ class State:
             return str(exc)
         return None
 
-    def apply(self, action: A.Action | str) -> None:
-        """Apply an action of the player to act; raises :class:`IllegalAction` with the reason."""
+    def apply(self, action: A.Action | str, player: int | None = None) -> None:
+        """Apply an action of the player to act, or of ``player`` out of turn (a slap).
+
+        Raises :class:`IllegalAction` with the reason."""
         if isinstance(action, str):
             try:
                 action = A.parse_action(action)
             except A.ActionSyntaxError as exc:
                 raise IllegalAction(str(exc)) from None
-        self._apply(action)
+        self._apply(action, player)
 
-    def _apply(self, action: A.Action) -> None:
+    def _apply(self, action: A.Action, player: int | None = None) -> None:
         if self._outcome is not None:
             raise IllegalAction("the hand is over")
         rs = self.ruleset
-        seat = self.current
+        seat = self.current_player()
         if isinstance(action, A.Slap):
-            raise IllegalAction("this ruleset has no slapping")
+            return self._slap(seat if player is None else player, action)
+        if player is not None and player != seat:
+            raise IllegalAction("only a slap may be played out of turn")
+        if self.phase == EXTRA:
+            if not isinstance(action, A.Discard):
+                raise IllegalAction("you slapped: discard an extra card now")
+            (card,) = self._take_ids(seat, (action.card,))
+            self._remove(seat, [card])
+            self.discard_pile.append(card)
+            self.extra_discard_seat = None
+            self.phase = START
+            self._event("discarded", seat)
+            if not self.hands[seat] and self._eval(rs.going_out_allowed, self._ctx(actor=seat)):
+                return self._end("out_on_discard", actor=seat)
+            self._open_slap_window(card, seat)
+            return None
         if self.phase == START:
+            if not isinstance(action, A.Slap):
+                self.slap_window = None  # the discard is dead once the next player acts
             if isinstance(action, A.Drop):
                 if not self._can_drop(seat):
                     raise IllegalAction("you may not drop now (the ruleset's drop condition "
@@ -311,6 +378,7 @@ class State:
                                     f"{rs.run_min}+ cards in sequence of one suit)")
             self._remove(seat, cards)
             self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self._run_key)))
+            self.spread_log.append((seat, len(cards)))
             st = self.stats[seat]
             st.spreads += 1
             st.spreads_this_turn += 1
@@ -348,13 +416,20 @@ class State:
                                     "this turn")
             if not self._discard_allowed_now():
                 raise IllegalAction("the card you took from the discard pile must go into a spread first")
+            held = self._held_spread(seat)
+            if held is not None:
+                raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
+                                    "lay it before you discard")
             self._remove(seat, [card])
             self.discard_pile.append(card)
             self._event("discarded", seat)
             if not self.hands[seat] and self._eval(rs.going_out_allowed, self._ctx(actor=seat)):
                 self.stats[seat].out_by_spread = False
                 return self._end("out_on_discard", actor=seat)
-            return self._next_turn()
+            self._next_turn()
+            if self._outcome is None:
+                self._open_slap_window(card, seat)
+            return None
         raise IllegalAction(f"'{action}' is not possible now")  # pragma: no cover
 
     def _refuse_stranding(self, seat: int, cards: Sequence[int], action: A.Action) -> None:
@@ -362,6 +437,36 @@ class State:
             name = self.pack.names[self.taken_discard] if self.taken_discard is not None else "?"
             raise IllegalAction(f"that would leave you holding only {name}, which you took from the discard "
                                 "pile this turn and may not discard")
+
+    def _open_slap_window(self, card: int, discarder: int) -> None:
+        if self.ruleset.slapping is not None:
+            self.slap_window = (card, discarder)
+
+    def _slap(self, seat: int, action: A.Slap) -> None:
+        slapping = self.ruleset.slapping
+        if slapping is None:
+            raise IllegalAction("this ruleset has no slapping")
+        if self.slap_window is None or self.phase != START:
+            raise IllegalAction("there is no discard to slap now")
+        card, discarder = self.slap_window
+        if self.pack.names[card] != action.card:
+            raise IllegalAction(f"only the last discard ({self.pack.names[card]}) may be slapped")
+        if slapping.priority == "next_player" and seat != self.current:
+            raise IllegalAction("only the next player may slap in this ruleset")
+        if action.target > len(self.spreads):
+            raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
+        sp = self.spreads[action.target - 1]
+        if not self._slap_fits(seat, card, sp):
+            raise IllegalAction(f"{action.card} cannot be slapped onto spread {action.target}")
+        self.discard_pile.pop()
+        self.slap_window = None
+        sp.cards = sorted(sp.cards + [card], key=self._run_key)
+        self.stats[seat].hits += 1
+        self._event("spread_hit", seat, owner=sp.owner)
+        extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard
+        if extra and self.hands[seat]:
+            self.extra_discard_seat = seat
+            self.phase = EXTRA
 
     def _run_key(self, c: int) -> tuple[int, str]:
         return (self.pack.run_index[c], self.pack.names[c])
@@ -476,21 +581,33 @@ class State:
             self._end_dead(f"'{kind}' is void here ({spec.void_if.source})")
             return
         winners = tuple(sorted(self._eval(spec.winners, ctx)))
+        scores = [0] * self.num_players
         try:
             payments = run_transfers(self, spec.payouts, ctx)
+            run_scores(self, spec.scores, ctx, scores)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
-        self._set_outcome(kind, winners, payments)
+        self._set_outcome(kind, winners, payments, scores=scores)
 
     def _end_dead(self, message: str) -> None:
         self._set_outcome("dead_hand", (), [], message)
 
     def _set_outcome(self, kind: str, winners: tuple[int, ...], payments: Sequence[Payment],
-                     message: str = "") -> None:
+                     message: str = "", scores: Sequence[int] | None = None) -> None:
         self.phase = OVER
-        self._outcome = Outcome(kind, winners, net(self.num_players, payments), self.counts(),
-                                tuple(payments), message,
-                                tuple(dict.fromkeys(p.rule for p in payments)))
+        self.slap_window = None
+        self.extra_discard_seat = None
+        payouts = net(self.num_players, payments)
+        sheet = self.ruleset.score_sheet
+        score_change: tuple[int, ...] = ()
+        if sheet == "units":
+            # The payouts are written on the score sheet in units of the stake, not paid.
+            score_change = tuple(v // self.stake for v in payouts)
+            payouts = (0,) * self.num_players
+        elif sheet == "points":
+            score_change = tuple(scores) if scores is not None else (0,) * self.num_players
+        self._outcome = Outcome(kind, winners, payouts, self.counts(), tuple(payments), message,
+                                tuple(dict.fromkeys(p.rule for p in payments)), score_change)
 
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
@@ -532,12 +649,14 @@ class State:
     def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None:
         self.deal_winners = set(seats)
         payments: list[Payment] = []
+        scores = [0] * self.num_players
         try:
             for seat in seats:
                 payments += deal_win_payments(self, seat, claimants[seat])
+                run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
-        self._set_outcome("initial_tonk", tuple(sorted(seats)), payments)
+        self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores)
 
 
 _MELD_CACHE: dict[int, MeldRules] = {}

@@ -17,16 +17,19 @@ if TYPE_CHECKING:  # pragma: no cover
 class EvalContext:
     """What an expression sees: the state, the players playing a role, the 'where' items."""
 
-    __slots__ = ("state", "actor", "dropper", "payer", "payee", "owner", "items")
+    __slots__ = ("state", "actor", "dropper", "payer", "payee", "owner", "scored", "spread", "items")
 
     def __init__(self, state: "State", actor: int | None = None, dropper: int | None = None,
-                 payer: int | None = None, payee: int | None = None, owner: int | None = None) -> None:
+                 payer: int | None = None, payee: int | None = None, owner: int | None = None,
+                 scored: int | None = None, spread: tuple[int, ...] = ()) -> None:
         self.state = state
         self.actor = actor
         self.dropper = dropper
         self.payer = payer
         self.payee = payee
         self.owner = owner
+        self.scored = scored
+        self.spread = spread
         self.items: list[Any] = []
 
 
@@ -60,11 +63,16 @@ ROLES: dict[str, str] = {
     "dropper": "the player who dropped (drop endings only)",
     "payer": "the player paying (payout amounts only)",
     "payee": "the player receiving (payout amounts only)",
-    "owner": "the owner of the spread hit (counter events only)",
+    "owner": "the owner of the spread hit (counter events and slapping only)",
+    "scored": "the player whose score changes (score entries only)",
 }
 _ROLE_GET = {
     "actor": lambda c: c.actor, "dropper": lambda c: c.dropper, "payer": lambda c: c.payer,
-    "payee": lambda c: c.payee, "owner": lambda c: c.owner,
+    "payee": lambda c: c.payee, "owner": lambda c: c.owner, "scored": lambda c: c.scored,
+}
+# Card sets that exist in one place only.
+CARD_SETS: dict[str, tuple[Any, str]] = {
+    "spread": (lambda c: c.spread, "the cards of the spread in question (melds.hold.except)"),
 }
 
 PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
@@ -91,17 +99,34 @@ CARD_ATTRS: dict[str, tuple[Type, Any, str]] = {
 }
 
 
+def _nearest_left(c: EvalContext, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """The member of ``seats`` first in play order from the dealer's left (empty stays empty)."""
+    n = c.state.num_players
+    order = sorted(seats, key=lambda s: (s - c.state.dealer - 1) % n)
+    return tuple(order[:1])
+
+
+FUNCTIONS: dict[str, tuple[Type, Type, Any, str]] = {
+    "nearest_left": (list_of(PLAYER), list_of(PLAYER), _nearest_left,
+                     "the one player of a set nearest to the dealer's left (empty if the set is)"),
+}
+
+
 def _counter_getter(name: str) -> Any:
     return lambda c, p: c.state.counters[name][p]
 
 
-def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool) -> Names:
+def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool | str,
+               card_sets: Iterable[str] = ()) -> Names:
     """The names of one place: the global names, the listed roles, and when ``subject`` the
-    actor's attributes written bare (``count`` for ``actor.count``)."""
+    attributes of the actor (or of the role named by ``subject``) written bare: ``count`` for
+    ``actor.count``."""
     roles = list(roles)
     globals_: dict[str, tuple[Type, Any]] = {k: (t, g) for k, (t, g, _) in GLOBALS.items()}
     for role in roles:
         globals_[role] = (PLAYER, _ROLE_GET[role])
+    for name in card_sets:
+        globals_[name] = (list_of(CARD), CARD_SETS[name][0])
     if "actor" in roles:
         globals_["self"] = (PLAYER, _ROLE_GET["actor"])
     globals_["$card"] = (CARD, lambda c: c.state.card_id)
@@ -111,7 +136,9 @@ def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool) 
     names = Names(
         globals=globals_,
         attrs={PLAYER: player_attrs, CARD: {k: (t, g) for k, (t, g, _) in CARD_ATTRS.items()}},
-        subject=(PLAYER, _ROLE_GET["actor"]) if subject else None,
-        elsewhere={r: f"'{r}' is {why}" for r, why in ROLES.items() if r not in roles},
+        subject=(PLAYER, _ROLE_GET["actor" if subject is True else str(subject)]) if subject else None,
+        elsewhere={**{r: f"'{r}' is {why}" for r, why in ROLES.items() if r not in roles},
+                   **{k: f"'{k}' is {why}" for k, (_, why) in CARD_SETS.items() if k not in card_sets}},
+        functions={k: (a, r, f) for k, (a, r, f, _) in FUNCTIONS.items()},
     )
     return names

@@ -9,7 +9,7 @@ from tonkdsl.names import EvalContext
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.engine import State
-    from tonkdsl.ruleset import DealWin, Transfer
+    from tonkdsl.ruleset import DealWin, ScoreEntry, Transfer
 
 END_KINDS = ("initial_tonk", "redeal", "tonk_out", "out_on_discard", "drop_won", "drop_caught",
              "stock_exhausted", "dead_hand")
@@ -34,6 +34,8 @@ class Outcome:
     payments: tuple[Payment, ...] = ()
     message: str = ""
     rules: tuple[str, ...] = field(default=())
+    # The score sheet change of each seat, for rulesets that keep one (else empty).
+    scores: tuple[int, ...] = ()
 
     def by_rule(self) -> dict[str, int]:
         """Total amount moved by each payout rule."""
@@ -70,6 +72,17 @@ def run_transfers(state: "State", transfers: Sequence["Transfer"], ctx: EvalCont
                 if amount:
                     out.append(Payment(t.id, p, q, amount))
     return out
+
+
+def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext, totals: list[int]) -> None:
+    """Add each entry's points to the players it names."""
+    for entry in entries:
+        if entry.when is not None and not entry.when(ctx):
+            continue
+        for p in entry.players(ctx):
+            ctx.scored = p
+            totals[p] += entry.points(ctx)
+            ctx.scored = None
 
 
 def deal_win_payments(state: "State", winner: int, rule: "DealWin") -> list[Payment]:

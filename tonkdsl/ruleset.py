@@ -34,10 +34,45 @@ class Transfer:
 
 
 @dataclass(frozen=True)
+class ScoreEntry:
+    """Each player of ``players`` adds ``points`` (evaluated for that player) to the score sheet."""
+
+    id: str
+    players: Compiled
+    points: Compiled
+    when: Compiled | None
+
+
+@dataclass(frozen=True)
 class Ending:
     winners: Compiled
     void_if: Compiled | None
     payouts: tuple[Transfer, ...]
+    scores: tuple[ScoreEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class Slapping:
+    allowed: Compiled
+    priority: str  # "first": anyone may slap; "next_player": only the player about to draw
+    extra_discard: bool
+    own_card_extra_discard: bool
+
+
+@dataclass(frozen=True)
+class SideBet:
+    id: str
+    kind: str  # "named_suit" or "natural"
+    amount: Compiled
+    carry_over: bool
+
+
+@dataclass(frozen=True)
+class SessionRules:
+    hands: int | None
+    big_one_last: int
+    big_one_multiplier: int
+    side_bets: tuple[SideBet, ...]
 
 
 @dataclass(frozen=True)
@@ -50,6 +85,7 @@ class DealWin:
     prefer: str | None
     tie: str | None
     claim: Compiled | None
+    scores: tuple[ScoreEntry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,6 +147,10 @@ class Ruleset:
     stock_exhausted: str | None
     counters: tuple[Counter, ...]
     endings: dict[str, Ending]
+    slapping: Slapping | None
+    score_sheet: str
+    lowest_score_wins: bool
+    session: SessionRules
     data: dict[str, Any] = field(repr=False, compare=False)
 
     def new_hand(self, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
@@ -121,14 +161,6 @@ class Ruleset:
         return deal(self, num_players, seed=seed, dealer=dealer, stake=stake, layout=layout)
 
 
-# Features the schema describes (so files can already say them) but this engine version does
-# not run yet: a file that uses one gets a clear error instead of being silently ignored.
-_NOT_YET = {
-    ("scoring",): "score sheets (V20, R5)",
-    ("session",): "session rules (V18, V19)",
-    ("slapping",): "slapping (V17)",
-    ("melds", "hold"): "rules about holding spreads (V2)",
-}
 
 
 class _Builder:
@@ -149,8 +181,8 @@ class _Builder:
                 return default
         return node
 
-    def expr(self, path: Path, expect: Type, roles: tuple[str, ...], *, subject: bool = True,
-             required: bool = True) -> Compiled | None:
+    def expr(self, path: Path, expect: Type, roles: tuple[str, ...], *, subject: bool | str = True,
+             required: bool = True, card_sets: tuple[str, ...] = ()) -> Compiled | None:
         raw = self.get(path)
         if raw is None:
             if required:
@@ -161,7 +193,7 @@ class _Builder:
         if isinstance(raw, (dict, list)):
             return None  # the schema reports the wrong type
         text = str(raw)
-        names = make_names(roles, self.counters, subject=subject)
+        names = make_names(roles, self.counters, subject=subject, card_sets=card_sets)
         try:
             return compile_expr(text, names, expect)
         except ExprError as exc:
@@ -216,13 +248,41 @@ class _Builder:
         tid = t.get("id") or f"{path[1]}-{len(path) and int(path[-1]) + 1}"
         return Transfer(tid, a, b, amount, when)
 
+    def scores(self, path: Path, roles: tuple[str, ...]) -> tuple[ScoreEntry, ...]:
+        out = []
+        entries = self.get(path) or []
+        for j, entry in enumerate(entries if isinstance(entries, list) else []):
+            players = self.expr(path + (j, "players"), PLAYERS, roles, subject=False)
+            points = self.expr(path + (j, "points"), NUM, roles + ("scored",), subject="scored")
+            when = self.expr(path + (j, "when"), BOOL, roles, subject=False, required=False)
+            if players is not None and points is not None:
+                sid = entry.get("id") if isinstance(entry, dict) else None
+                out.append(ScoreEntry(sid or f"{path[1]}-score-{j + 1}", players, points, when))
+        return tuple(out)
+
+    def session_rules(self) -> SessionRules:
+        s = self.get(("session",)) or {}
+        big = s.get("big_one") or {}
+        bets = []
+        for j, bet in enumerate(s.get("side_bets") or []):
+            amount = self.expr(("session", "side_bets", j, "amount"), NUM, (), subject=False)
+            if amount is not None:
+                bets.append(SideBet(bet["id"], bet["kind"], amount, bool(bet.get("carry_over", False))))
+        return SessionRules(s.get("hands"), int(big.get("last_hands", 0)), int(big.get("multiplier", 1)),
+                            tuple(bets))
+
+    def slapping(self) -> Slapping | None:
+        s = self.get(("slapping",))
+        if s is None:
+            return None
+        allowed = self.expr(("slapping", "allowed"), BOOL, ("actor", "owner"))
+        if allowed is None:
+            return None
+        return Slapping(allowed, s["priority"], bool(s.get("extra_discard", True)),
+                        bool(s.get("own_card_extra_discard", False)))
+
     def build(self) -> Ruleset | None:
         d = self.data
-        for path, what in _NOT_YET.items():
-            if self.get(path) is not None:
-                self.problems.append(self.doc.diagnostic(
-                    "not-supported-yet", f"{what} are described by the schema but not run by this version "
-                    "of the engine; remove this section to play", path, key=True))
         if self.get(("turn", "discard", "required")) is False:
             self.problems.append(self.doc.diagnostic(
                 "not-supported-yet", "turns that end without a discard ('required: false') are not run by "
@@ -235,15 +295,16 @@ class _Builder:
             pays = self.expr(base + ("pays",), NUM, act)
             payers = self.expr(base + ("from",), PLAYERS, act, required=False)
             claim = self.expr(base + ("claim",), BOOL, act, required=False)
+            scores = self.scores(base + ("scores",), act)
             if when and pays:
                 deal_wins.append(DealWin(rule["id"], when, pays, payers, int(rule.get("priority", 0)),
-                                         rule.get("prefer"), rule.get("tie"), claim))
+                                         rule.get("prefer"), rule.get("tie"), claim, scores))
         drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
         drop_wins_if = self.expr(("turn", "drop", "wins_if"), BOOL, act)
         claim_when = self.expr(("turn", "claim", "when"), BOOL, act, required=False)
         going_out = self.expr(("going_out", "allowed"), BOOL, act)
         hold_allowed = self.expr(("melds", "hold", "allowed"), BOOL, act, required=False)
-        hold_except = self.expr(("melds", "hold", "except"), BOOL, act, required=False)
+        hold_except = self.expr(("melds", "hold", "except"), BOOL, act, required=False, card_sets=("spread",))
         counters = []
         for name, spec in (d.get("counters") or {}).items():
             events = []
@@ -266,8 +327,11 @@ class _Builder:
                 t = self.transfer(("endings", kind, "payouts", j), roles)
                 if t is not None:
                     payouts.append(t)
+            scores = self.scores(("endings", kind, "scores"), roles)
             if winners is not None:
-                endings[kind] = Ending(winners, void_if, tuple(payouts))
+                endings[kind] = Ending(winners, void_if, tuple(payouts), scores)
+        slapping = self.slapping()
+        session = self.session_rules()
         pack = self.pack()
         if self.problems or pack is None or drop_allowed is None or drop_wins_if is None or going_out is None:
             return None
@@ -294,7 +358,10 @@ class _Builder:
             not_the_card_taken=bool(turn["discard"].get("not_the_card_taken", False)),
             claim_when=claim_when, going_out_allowed=going_out,
             stock_exhausted=(d.get("stock") or {}).get("exhausted"),
-            counters=tuple(counters), endings=endings, data=d,
+            counters=tuple(counters), endings=endings, slapping=slapping,
+            score_sheet=(d.get("scoring") or {}).get("sheet", "money"),
+            lowest_score_wins=bool((d.get("scoring") or {}).get("lowest_wins", False)),
+            session=session, data=d,
         )
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
 
-from tonkdsl.actions import Action, ActionSyntaxError, parse_action
+from tonkdsl.actions import Action, ActionSyntaxError, Slap, parse_action
 from tonkdsl.cards import CardSyntaxError
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path, did_you_mean
 from tonkdsl.engine import IllegalAction, Layout, RulesetError, State, deal
@@ -63,6 +63,8 @@ class Result:
         data["counts"] = {n: counts[i] for i, n in enumerate(names)}
         data["actions_applied"] = self.applied
         data["next"] = None if out is not None else names[self.state.current_player()]
+        if out is not None and out.scores:
+            data["scores"] = {n: out.scores[i] for i, n in enumerate(names)}
         if out is not None and out.payments:
             data["payments"] = [
                 {"rule": p.rule, "from": names[p.payer], "to": names[p.payee], "amount": p.amount}
@@ -231,11 +233,11 @@ def replay(scn: Scenario) -> Result:
         reason: str | None = None
         if state.is_terminal():
             reason = "the hand is over"
-        elif seat != state.current_player():
+        elif seat != state.current_player() and not isinstance(act, Slap):
             reason = f"it is {names[state.current_player()]}'s turn, not {names[seat]}'s"
         else:
             try:
-                state.apply(act)
+                state.apply(act, player=seat)
             except IllegalAction as exc:
                 reason = str(exc)
             except RulesetError as exc:
@@ -271,13 +273,14 @@ def compare(result: Result) -> list[str]:
         out.append(f"winners: expected {exp['winners']}, got {got['winners']}")
     # Payouts are compared for every player (an unlisted player is expected to get 0); counts
     # only for the players listed, so a scenario can pin down just the counts it is about.
-    for key in ("payouts", "counts"):
+    for key in ("payouts", "counts", "scores"):
         if key in exp:
             want = {str(k): v for k, v in (exp[key] or {}).items()}
-            names = sorted(set(want) | set(got[key])) if key == "payouts" else sorted(want)
-            default = 0 if key == "payouts" else None
-            diff = ", ".join(f"{n}: expected {want.get(n, default)}, got {got[key].get(n)}"
-                             for n in names if want.get(n, default) != got[key].get(n))
+            have = got.get(key, {})
+            names = sorted(set(want) | set(have)) if key != "counts" else sorted(want)
+            default = 0 if key != "counts" else None
+            diff = ", ".join(f"{n}: expected {want.get(n, default)}, got {have.get(n, default)}"
+                             for n in names if want.get(n, default) != have.get(n, default))
             if diff:
                 out.append(f"{key}: {diff}")
     return out

@@ -274,7 +274,7 @@ class _Compiler:
         if name in self.names.globals and not name.startswith("$"):
             typ, g = self.names.globals[name]
             return typ, g, None
-        if name in _FUNCTIONS:
+        if name in _FUNCTIONS or name in self.names.functions:
             raise self.err(t, f"'{name}' is a function: write {name}(...)")
         if name in self.names.elsewhere:
             raise self.err(t, f"'{name}' is not known here: {self.names.elsewhere[name]}")
@@ -305,12 +305,18 @@ class _Compiler:
     def n_call(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
         fname = str(t.children[0])
         args = t.children[1:]
-        if fname not in _FUNCTIONS:
+        known = (*_FUNCTIONS, *self.names.functions)
+        if fname not in known:
             raise self.err(t.children[0], f"unknown function '{fname}'",
-                           did_you_mean(fname, _FUNCTIONS) or f" (functions: {', '.join(_FUNCTIONS)})")
+                           did_you_mean(fname, known) or f" (functions: {', '.join(known)})")
         if len(args) != 1:
             raise self.err(t, f"{fname}() takes exactly one argument, got {len(args)}")
         at, af, _ = self.node(args[0], d)
+        if fname in self.names.functions:
+            want, result, impl = self.names.functions[fname]
+            if at != want and not (isinstance(at, ListType) and at.item == ANY and isinstance(want, ListType)):
+                raise self.err(args[0], f"{fname}() needs {_a(want)}, not {_a(at)}")
+            return result, (lambda ctx: impl(ctx, af(ctx))), None
         if fname == "abs":
             if at != NUM:
                 raise self.err(args[0], f"abs() needs a number, not {_a(at)}")

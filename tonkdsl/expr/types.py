@@ -56,3 +56,6 @@ class Names:
     subject: tuple[Type, GlobalGetter] | None = None
     # Names that exist in other places of a ruleset but not here: better messages.
     elsewhere: dict[str, str] = field(default_factory=dict)
+    # Functions that need the game (e.g. seating order): name -> (argument type, result type,
+    # implementation taking the context and the argument's value).
+    functions: dict[str, tuple[Type, Type, Callable[[Any, Any], Any]]] = field(default_factory=dict)
