@@ -605,7 +605,10 @@ class State:
             score_change = tuple(v // self.stake for v in payouts)
             payouts = (0,) * self.num_players
         elif sheet == "points":
+            # Only the score entries count; no money changes hands.
             score_change = tuple(scores) if scores is not None else (0,) * self.num_players
+            payouts = (0,) * self.num_players
+            payments = ()
         self._outcome = Outcome(kind, winners, payouts, self.counts(), tuple(payments), message,
                                 tuple(dict.fromkeys(p.rule for p in payments)), score_change)
 
