@@ -18,7 +18,8 @@ from tonkdsl.rng import Rng
 from conftest import TESTS
 
 RULESETS: list[Any] = [pytest.param(n, id=n) for n in shipped_ruleset_names()] + [
-    pytest.param(p, id=p.stem) for p in sorted((TESTS / "rulesets").glob("*.yaml"))
+    pytest.param(p, id=p.stem)
+    for p in sorted((TESTS / "rulesets").glob("*.yaml")) + sorted((TESTS / "variations").glob("*.yaml"))
 ]
 _CACHE: dict[Any, Any] = {}
 
@@ -58,10 +59,19 @@ def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
             for a in legal:
                 twin = state.clone()
                 twin.apply(a)
-        options = [a for a in legal if not isinstance(a, A.Drop)] if patient else legal
-        action = rng.choice(options or legal)
-        state.apply(action)
-        history.append(str(action))
+        me = state.current_player()
+        options = [(me, a) for a in legal if not (patient and isinstance(a, A.Drop))] or [(me, a) for a in legal]
+        # Out-of-turn plays (slaps) by the other players are part of the game too.
+        for seat in range(players):
+            if seat != me:
+                slaps = state.legal_actions(seat)
+                if check_each_action:
+                    for a in slaps:
+                        state.clone().apply(a, player=seat)
+                options += [(seat, a) for a in slaps]
+        seat, action = rng.choice(options)
+        state.apply(action, player=seat)
+        history.append(f"{seat} {action}")
         assert len(history) < bound
     assert all_cards(state) == full
     assert state.legal_actions() == []

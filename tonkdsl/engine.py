@@ -249,9 +249,11 @@ class State:
         rs = self.ruleset
         if "discard" not in rs.draw_from or not self.discard_pile:
             return False
-        if rs.discard_must_be_used:
-            card = self.discard_pile[-1]
-            hand = self.hands[seat] + [card]
+        card = self.discard_pile[-1]
+        hand = self.hands[seat] + [card]
+        # The card must be usable at once (V15), or, with an empty hand, it would be the only
+        # card held and could not be discarded (S15): then it must fit a spread.
+        if rs.discard_must_be_used or (rs.not_the_card_taken and not self.hands[seat]):
             return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
                 card in combo for _, combo in self._hit_options(seat, hand))
         return True
