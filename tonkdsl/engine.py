@@ -87,6 +87,7 @@ class State:
         self.slap_window: tuple[int, int] | None = None
         self.extra_discard_seat: int | None = None
         self.spread_log: list[tuple[int, int]] = []  # (seat, cards) of each new spread, in order
+        self.dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._outcome: Outcome | None = None
         self._name_to_id = {n: i for i, n in reversed(list(enumerate(self.pack.names)))}
 
@@ -713,6 +714,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     state.stock = stock_order[::-1]
     for seat in range(num_players):
         state.stats[seat].dealt_count = state.count(seat)
+    state.dealt_hands = tuple(tuple(h) for h in state.hands)
     state.turn_number = 1
     state.stats[state.current].turns = 1
     state.check_deal_wins()
