@@ -42,7 +42,7 @@ def _bad_input(exc: LoadError, as_json: bool) -> NoReturn:
 def main() -> None:
     """tonk: Tonk's house rules as data.
 
-    Rulesets are YAML files (or the shipped names: standard, speno, ...). Exit codes:
+    Rulesets are YAML files or the names of shipped rulesets (see 'tonk rulesets'). Exit codes:
     0 ok, 1 rule or expectation failure, 2 bad input.
     """
 
@@ -90,10 +90,25 @@ def replay_cmd(scenario: Path, as_json: bool) -> None:
         click.echo(json.dumps(data))
     elif result.error is not None:
         e = result.error
-        click.echo(f"{scenario}: action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
+        where = f"hand {e['hand']}, " if "hand" in e else ""
+        click.echo(f"{scenario}: {where}action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
+    elif "hands" in data:
+        _render_session(data)
     else:
         _render_result(data)
     sys.exit(EXIT_FAIL if result.error is not None else EXIT_OK)
+
+
+def _render_session(data: dict[str, Any]) -> None:
+    for i, hand in enumerate(data["hands"]):
+        winners = ", ".join(hand["winners"]) or "nobody"
+        click.echo(f"hand {i + 1} (dealer {hand['dealer']}, stake {hand['stake']}): {hand['end']}, winners: {winners}")
+    width = max(len(n) for n in data["ledger"])
+    click.echo("player".ljust(width) + "  ledger  scores  settlement")
+    for name in data["ledger"]:
+        click.echo(f"{name:<{width}}  {data['ledger'][name]:>+6}  {data['scores'][name]:>+6}  "
+                   f"{data['settlement'][name]:>+10}")
+    click.echo("session won by: " + (", ".join(data["winners"]) or "nobody"))
 
 
 def _render_result(data: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""Who deals: the cut for the first dealer (S3) and the deal passing after each hand."""
+"""Who deals: the cut for the first dealer  and the deal passing after each hand."""
 from __future__ import annotations
 
 from tonkdsl.rng import Rng

@@ -61,13 +61,16 @@ class Layout:
 class State:
     """One hand in progress. Create it with :func:`deal`."""
 
-    def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int) -> None:
+    def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
         self.pack = ruleset.pack
         self.melds = _melds_for(ruleset)
         self.num_players = num_players
         self.dealer = dealer
         self.stake = stake
+        # The unit of a score sheet kept in units: the session's base stake, so that a hand
+        # played for a higher stake counts for more units.
+        self.unit = unit or stake
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
         self.stock: list[int] = []  # the top of the stock is the last element
         self.discard_pile: list[int] = []  # the top discard is the last element
@@ -218,7 +221,7 @@ class State:
 
     def _strands(self, seat: int, cards: Sequence[int], action: A.Action) -> bool:
         """Whether playing ``cards`` would leave the player holding only the card taken from the
-        discard pile, which may not be discarded (S15, V15), with no other way to go on."""
+        discard pile, which may not be discarded this turn, with no other way to go on."""
         taken = self.taken_discard
         if taken is None or not (self.ruleset.not_the_card_taken or self.ruleset.discard_must_be_used):
             return False
@@ -252,8 +255,9 @@ class State:
             return False
         card = self.discard_pile[-1]
         hand = self.hands[seat] + [card]
-        # The card must be usable at once (V15), or, with an empty hand, it would be the only
-        # card held and could not be discarded (S15): then it must fit a spread.
+        # The card must be usable at once (discard_must_be_used), or, with an empty hand, it would
+        # be the only card held and could not be discarded (not_the_card_taken): then it must fit
+        # a spread.
         if rs.discard_must_be_used or (rs.not_the_card_taken and not self.hands[seat]):
             return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
                 card in combo for _, combo in self._hit_options(seat, hand))
@@ -605,7 +609,7 @@ class State:
         score_change: tuple[int, ...] = ()
         if sheet == "units":
             # The payouts are written on the score sheet in units of the stake, not paid.
-            score_change = tuple(v // self.stake for v in payouts)
+            score_change = tuple(v // self.unit for v in payouts)
             payouts = (0,) * self.num_players
         elif sheet == "points":
             # Only the score entries count; no money changes hands.
@@ -679,7 +683,7 @@ def _melds_for(rs: Ruleset) -> MeldRules:
 
 
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
-         layout: Layout | None = None) -> State:
+         layout: Layout | None = None, unit: int | None = None) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
 
     Cards fixed by ``layout`` are placed first; every other card is ordered by the seeded
@@ -693,7 +697,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
         raise ValueError(f"the pack has {len(rs.pack)} cards; {num_players} players x {rs.hand_size} cards"
                          f"{' + the upcard' if rs.upcard else ''} need {need}")
     dealer = num_players - 1 if dealer is None else dealer
-    state = State(rs, num_players, dealer, stake)
+    state = State(rs, num_players, dealer, stake, unit)
     layout = layout or Layout({})
     placed = [c for h in layout.hands.values() for c in h] + list(layout.stock_top)
     if layout.upcard is not None:

@@ -20,7 +20,7 @@ MAX_EXTENDS_DEPTH = 8
 
 
 def resolve_name(ref: str, base_dir: FsPath | None = None) -> FsPath:
-    """A shipped ruleset name (``speno``) or a path (relative to ``base_dir``)."""
+    """A shipped ruleset name or a path (relative to ``base_dir``)."""
     looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
     if not looks_like_path:
         shipped = rulesets_dir() / f"{ref}.yaml"

@@ -1,6 +1,6 @@
 """Books and runs: checking a set of cards, and listing the spreads and hits a hand allows.
 
-Works on card ids with the pack's tables; wild cards, a pack's own run order (R1) and runs that
+Works on card ids with the pack's tables; wild cards, a pack's own run order and runs that
 turn the corner are handled generically.
 """
 from __future__ import annotations

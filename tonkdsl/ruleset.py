@@ -286,7 +286,7 @@ class _Builder:
         if self.get(("turn", "discard", "required")) is False:
             self.problems.append(self.doc.diagnostic(
                 "not-supported-yet", "turns that end without a discard ('required: false') are not run by "
-                "this version of the engine (see hits.ends_turn for V14)", ("turn", "discard", "required")))
+                "this version of the engine (see hits.ends_turn for a turn that ends after a hit)", ("turn", "discard", "required")))
         act = ("actor",)
         deal_wins = []
         for i, rule in enumerate(self.get(("deal_wins", "rules"), []) or []):

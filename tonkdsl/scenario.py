@@ -1,4 +1,9 @@
-"""Scenario files (see ../shared/scenario-format.md): load, replay, compare with ``expect``."""
+"""Scenario files (see ../shared/scenario-format.md): load, replay, compare with ``expect``.
+
+A scenario is one hand; a *session scenario* (an extension: a ``deals:`` list instead of
+``hands``/``actions``) is a sequence of hands played as a session, with the deal rotating and
+the ledger, score sheet and side bets carried from hand to hand.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,16 +11,32 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from tonkdsl.actions import Action, ActionSyntaxError, Slap, parse_action
-from tonkdsl.cards import CardSyntaxError
+from tonkdsl.cards import SUITS_STANDARD, CardSyntaxError
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path, did_you_mean
 from tonkdsl.engine import IllegalAction, Layout, RulesetError, State, deal
 from tonkdsl.loader import load_ruleset, resolve_name
 from tonkdsl.outcome import END_KINDS
 from tonkdsl.ruleset import Ruleset
+from tonkdsl.session import HandRecord, Session
 from tonkdsl.yamlsrc import Source, load_yaml_file
 
-_KEYS = ("ruleset", "players", "dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "expect")
+_KEYS = ("ruleset", "players", "dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "expect",
+         "deals", "session_hands")
+_DEAL_KEYS = ("seed", "hands", "upcard", "stock", "actions", "expect", "side_bets")
 _EXPECT_KEYS = ("end", "winners", "payouts", "counts", "scores", "error", "next")
+_SESSION_EXPECT_KEYS = ("ledger", "scores", "settlement", "winners", "error")
+
+
+@dataclass
+class Deal:
+    """One hand of a scenario: the fixed cards, the actions, what to expect."""
+
+    seed: int
+    layout: Layout
+    actions: list[tuple[int, Action, str]]  # (seat, action, text as written)
+    expect: dict[str, Any] | None
+    named_suits: dict[str, str] = field(default_factory=dict)
+    bettors: dict[str, list[int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -26,15 +47,52 @@ class Scenario:
     players: list[str]
     dealer: int
     stake: int
-    seed: int
-    layout: Layout
-    actions: list[tuple[int, Action, str]]  # (seat, action, text as written)
-    expect: dict[str, Any] | None
+    deals: list[Deal]
+    expect: dict[str, Any] | None  # for a session: the session's expectations
+    is_session: bool
+    session_hands: int | None
     source: Source = field(repr=False)
+
+    # A one-hand scenario's fields, as the contract names them.
+    @property
+    def seed(self) -> int:
+        return self.deals[0].seed
+
+    @property
+    def layout(self) -> Layout:
+        return self.deals[0].layout
+
+    @property
+    def actions(self) -> list[tuple[int, Action, str]]:
+        return self.deals[0].actions
 
     def new_state(self) -> State:
         return deal(self.ruleset, len(self.players), seed=self.seed, dealer=self.dealer, stake=self.stake,
                     layout=self.layout)
+
+
+def _hand_json(names: list[str], state: State, applied: int, ruleset_ref: str) -> dict[str, Any]:
+    out = state.outcome()
+    counts = state.counts()
+    data: dict[str, Any] = {"ruleset": ruleset_ref}
+    if out is None:
+        data.update(end=None, winners=[], payouts={n: 0 for n in names})
+    else:
+        data.update(end=out.end, winners=[names[s] for s in out.winners],
+                    payouts={n: out.payouts[i] for i, n in enumerate(names)})
+        if out.message:
+            data["message"] = out.message
+    data["counts"] = {n: counts[i] for i, n in enumerate(names)}
+    data["actions_applied"] = applied
+    data["next"] = None if out is not None else names[state.current_player()]
+    if out is not None and out.scores:
+        data["scores"] = {n: out.scores[i] for i, n in enumerate(names)}
+    if out is not None and out.payments:
+        data["payments"] = [
+            {"rule": p.rule, "from": names[p.payer], "to": names[p.payee], "amount": p.amount}
+            for p in out.payments
+        ]
+    return data
 
 
 @dataclass
@@ -45,57 +103,185 @@ class Result:
     state: State
     applied: int
     error: dict[str, Any] | None = None
+    hands: list[dict[str, Any]] = field(default_factory=list)  # sessions: each hand's result
+    session: Session | None = None
 
     def to_json(self) -> dict[str, Any]:
         if self.error is not None:
             return {"error": self.error}
         names = self.scenario.players
-        out = self.state.outcome()
-        counts = self.state.counts()
-        data: dict[str, Any] = {"ruleset": self.scenario.ruleset_ref}
-        if out is None:
-            data.update(end=None, winners=[], payouts={n: 0 for n in names})
-        else:
-            data.update(end=out.end, winners=[names[s] for s in out.winners],
-                        payouts={n: out.payouts[i] for i, n in enumerate(names)})
-            if out.message:
-                data["message"] = out.message
-        data["counts"] = {n: counts[i] for i, n in enumerate(names)}
-        data["actions_applied"] = self.applied
-        data["next"] = None if out is not None else names[self.state.current_player()]
-        if out is not None and out.scores:
-            data["scores"] = {n: out.scores[i] for i, n in enumerate(names)}
-        if out is not None and out.payments:
-            data["payments"] = [
-                {"rule": p.rule, "from": names[p.payer], "to": names[p.payee], "amount": p.amount}
-                for p in out.payments
-            ]
-        return data
+        if self.session is None:
+            return _hand_json(names, self.state, self.applied, self.scenario.ruleset_ref)
+        s = self.session
+        settle = s.settlement()
+        money: list[int] = settle["money"]  # type: ignore[assignment]
+        winners: list[int] = settle["winners"]  # type: ignore[assignment]
+        return {
+            "ruleset": self.scenario.ruleset_ref,
+            "hands": self.hands,
+            "ledger": {n: s.ledger[i] for i, n in enumerate(names)},
+            "scores": {n: s.scores[i] for i, n in enumerate(names)},
+            "pots": {k: sum(v) for k, v in s.pots.items()},
+            "settlement": {n: money[i] for i, n in enumerate(names)},
+            "winners": [names[w] for w in winners],
+            "actions_applied": self.applied,
+            "next": None,
+        }
 
 
 class _Reader:
-    def __init__(self, src: Source) -> None:
+    def __init__(self, src: Source, path: FsPath) -> None:
         self.src = src
+        self.path = path
         self.problems: list[Diagnostic] = []
 
     def err(self, path: Path, message: str, code: str = "scenario", key: bool = False) -> None:
         self.problems.append(self.src.diagnostic(code, message, path, key=key))
+
+    def check_keys(self, node: dict[str, Any], base: Path, allowed: tuple[str, ...]) -> None:
+        for key in node:
+            if key not in allowed:
+                self.err(base + (key,), f"unknown key '{key}'{did_you_mean(key, allowed)}",
+                         "scenario-unknown-key", key=True)
+
+
+class _DealReader:
+    """Reads the cards and actions of one hand (the file's top level, or one item of deals:)."""
+
+    def __init__(self, r: _Reader, ruleset: Ruleset, ref: str, players: list[str]) -> None:
+        self.r, self.rs, self.ref, self.players = r, ruleset, ref, players
+        self.seat_of = {n: i for i, n in enumerate(players)}
+
+    def seat(self, name: Any, path: Path) -> int | None:
+        if str(name) in self.seat_of:
+            return self.seat_of[str(name)]
+        self.r.err(path, f"'{name}' is not one of the players{did_you_mean(str(name), self.players)}")
+        return None
+
+    def read(self, d: dict[str, Any], base: Path) -> Deal:
+        r, rs, pack = self.r, self.rs, self.rs.pack
+        taken: list[int] = []
+
+        def card(text: Any, path: Path) -> int | None:
+            try:
+                cid = pack.find(str(text), taken)
+            except CardSyntaxError as exc:
+                r.err(path, str(exc), "scenario-card")
+                return None
+            except KeyError:
+                name = str(text).upper()
+                if name in pack.names or name in (pack.names[c] for c in taken):
+                    r.err(path, f"{text} appears twice in the scenario", "scenario-card")
+                else:
+                    r.err(path, f"{text} is not in the pack of '{self.ref}'", "scenario-card")
+                return None
+            taken.append(cid)
+            return cid
+
+        seed = d.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            r.err(base + ("seed",), "'seed' must be a whole number")
+            seed = 0
+        hands: dict[int, list[int]] = {}
+        raw_hands = d.get("hands") or {}
+        if not isinstance(raw_hands, dict):
+            r.err(base + ("hands",), "'hands' must map player names to lists of cards")
+            raw_hands = {}
+        for name, cards in raw_hands.items():
+            s = self.seat(name, base + ("hands", name))
+            if not isinstance(cards, list):
+                r.err(base + ("hands", name), "a hand must be a list of cards, e.g. [10S, 8D, 8H, 5S, 4H]")
+                continue
+            ids = [card(c, base + ("hands", name, i)) for i, c in enumerate(cards)]
+            if len(cards) != rs.hand_size:
+                r.err(base + ("hands", name), f"{name} has {len(cards)} cards; this ruleset deals {rs.hand_size}")
+            if s is not None:
+                hands[s] = [c for c in ids if c is not None]
+        upcard = None
+        if d.get("upcard") is not None:
+            if not rs.upcard:
+                r.err(base + ("upcard",), f"the ruleset '{self.ref}' turns no upcard")
+            else:
+                upcard = card(d["upcard"], base + ("upcard",))
+        stock: list[int] = []
+        raw_stock = d.get("stock") or []
+        if not isinstance(raw_stock, list):
+            r.err(base + ("stock",), "'stock' must be a list of cards, top first")
+            raw_stock = []
+        for i, c in enumerate(raw_stock):
+            cid = card(c, base + ("stock", i))
+            if cid is not None:
+                stock.append(cid)
+        room = len(pack) - len(self.players) * rs.hand_size - (1 if rs.upcard else 0)
+        if len(stock) > room:
+            r.err(base + ("stock",), f"the stock holds {room} cards in this deal, but {len(stock)} are listed")
+        acts: list[tuple[int, Action, str]] = []
+        raw_actions = d.get("actions") or []
+        if not isinstance(raw_actions, list):
+            r.err(base + ("actions",), "'actions' must be a list such as ['Toubib draw stock', ...]")
+            raw_actions = []
+        for i, line in enumerate(raw_actions):
+            if not isinstance(line, str) or not line.split():
+                r.err(base + ("actions", i), "an action is '<player> <action>', e.g. 'Toubib draw stock'")
+                continue
+            who, _, rest = line.strip().partition(" ")
+            s = self.seat(who, base + ("actions", i))
+            try:
+                act = parse_action(rest)
+            except ActionSyntaxError as exc:
+                r.err(base + ("actions", i), str(exc), "scenario-action")
+                continue
+            if s is not None:
+                acts.append((s, act, line.strip()))
+        expect = d.get("expect")
+        if expect is not None:
+            if not isinstance(expect, dict):
+                r.err(base + ("expect",), "'expect' must be a mapping (end, winners, payouts, counts, error)")
+                expect = None
+            else:
+                r.check_keys(expect, base + ("expect",), _EXPECT_KEYS)
+                end = expect.get("end")
+                if end is not None and end not in END_KINDS:
+                    r.err(base + ("expect", "end"), f"'{end}' is not an ending{did_you_mean(str(end), END_KINDS)}; "
+                          f"endings: {', '.join(END_KINDS)}")
+        named: dict[str, str] = {}
+        bettors: dict[str, list[int]] = {}
+        bets = {b.id: b for b in rs.session.side_bets}
+        raw_bets = d.get("side_bets") or {}
+        for bet_id, spec in (raw_bets.items() if isinstance(raw_bets, dict) else []):
+            path = base + ("side_bets", bet_id)
+            if bet_id not in bets:
+                r.err(path, f"the ruleset has no side bet '{bet_id}'{did_you_mean(str(bet_id), bets)}", key=True)
+                continue
+            spec = spec if isinstance(spec, dict) else {}
+            if bets[bet_id].kind == "named_suit":
+                suit = str(spec.get("suit", "")).upper()
+                if suit not in SUITS_STANDARD:
+                    r.err(path, "a named-suit bet needs 'suit: C|D|H|S' (the suit the dealer names)")
+                named[bet_id] = suit
+            if "bettors" in spec:
+                bettors[bet_id] = [x for i, n in enumerate(spec["bettors"] or [])
+                                   if (x := self.seat(n, path + ("bettors", i))) is not None]
+        return Deal(seed, Layout(hands, upcard, stock), acts, expect, named, bettors)
 
 
 def load_scenario(path: str | FsPath) -> Scenario:
     """Read and check a scenario file; raises :class:`LoadError` listing every problem."""
     p = FsPath(path)
     src = load_yaml_file(p)
-    r = _Reader(src)
+    r = _Reader(src, p)
     d = src.data
     if not isinstance(d, dict):
         raise LoadError([src.diagnostic("scenario-shape", "a scenario file must be a mapping of keys", ())])
-    for key in d:
-        if key not in _KEYS:
-            r.err((key,), f"unknown key '{key}'{did_you_mean(key, _KEYS)}", "scenario-unknown-key", key=True)
-    for key in ("ruleset", "players", "actions"):
+    r.check_keys(d, (), _KEYS)
+    is_session = "deals" in d
+    for key in ("ruleset", "players") + (() if is_session else ("actions",)):
         if key not in d:
             r.err((), f"the scenario needs the key '{key}'", "scenario-missing-key")
+    if is_session:
+        for key in ("hands", "upcard", "stock", "actions", "seed"):
+            if key in d:
+                r.err((key,), f"in a session scenario '{key}' belongs to each item of 'deals'", key=True)
     if r.problems:
         raise LoadError(r.problems)
     ref = d["ruleset"]
@@ -116,120 +302,49 @@ def load_scenario(path: str | FsPath) -> Scenario:
     if not ruleset.players_min <= len(players) <= ruleset.players_max:
         r.err(("players",), f"this ruleset is for {ruleset.players_min} to {ruleset.players_max} players, "
               f"not {len(players)}")
-    seat_of = {n: i for i, n in enumerate(players)}
-
-    def seat(name: Any, path: Path) -> int | None:
-        if str(name) in seat_of:
-            return seat_of[str(name)]
-        r.err(path, f"'{name}' is not one of the players{did_you_mean(str(name), players)}")
-        return None
-
+    reader = _DealReader(r, ruleset, ref, players)
     dealer = len(players) - 1
     if "dealer" in d:
-        found = seat(d["dealer"], ("dealer",))
+        found = reader.seat(d["dealer"], ("dealer",))
         dealer = found if found is not None else dealer
-    stake, seed = d.get("stake", 1), d.get("seed", 0)
+    stake = d.get("stake", 1)
     if not isinstance(stake, int) or isinstance(stake, bool) or stake < 1:
         r.err(("stake",), "'stake' must be a whole number of at least 1")
         stake = 1
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        r.err(("seed",), "'seed' must be a whole number")
-        seed = 0
-    pack = ruleset.pack
-    taken: list[int] = []
-
-    def card(text: Any, path: Path) -> int | None:
-        try:
-            cid = pack.find(str(text), taken)
-        except CardSyntaxError as exc:
-            r.err(path, str(exc), "scenario-card")
-            return None
-        except KeyError:
-            name = str(text).upper()
-            if any(n == name for n in pack.names) or name in (pack.names[c] for c in taken):
-                r.err(path, f"{text} appears twice in the scenario", "scenario-card")
-            else:
-                r.err(path, f"{text} is not in the pack of '{ref}'", "scenario-card")
-            return None
-        taken.append(cid)
-        return cid
-
-    hands: dict[int, list[int]] = {}
-    raw_hands = d.get("hands") or {}
-    if not isinstance(raw_hands, dict):
-        r.err(("hands",), "'hands' must map player names to lists of cards")
-        raw_hands = {}
-    for name, cards in raw_hands.items():
-        s = seat(name, ("hands", name))
-        if not isinstance(cards, list):
-            r.err(("hands", name), "a hand must be a list of cards, e.g. [10S, 8D, 8H, 5S, 4H]")
-            continue
-        ids = [card(c, ("hands", name, i)) for i, c in enumerate(cards)]
-        if len(cards) != ruleset.hand_size:
-            r.err(("hands", name), f"{name} has {len(cards)} cards; this ruleset deals {ruleset.hand_size}")
-        if s is not None:
-            hands[s] = [c for c in ids if c is not None]
-    upcard = None
-    if d.get("upcard") is not None:
-        if not ruleset.upcard:
-            r.err(("upcard",), f"the ruleset '{ref}' turns no upcard")
-        else:
-            upcard = card(d["upcard"], ("upcard",))
-    stock: list[int] = []
-    raw_stock = d.get("stock") or []
-    if not isinstance(raw_stock, list):
-        r.err(("stock",), "'stock' must be a list of cards, top first")
-        raw_stock = []
-    for i, c in enumerate(raw_stock):
-        cid = card(c, ("stock", i))
-        if cid is not None:
-            stock.append(cid)
-    room = len(pack) - len(players) * ruleset.hand_size - (1 if ruleset.upcard else 0)
-    if len(stock) > room:
-        r.err(("stock",), f"the stock holds {room} cards in this deal, but {len(stock)} are listed")
-    acts: list[tuple[int, Action, str]] = []
-    raw_actions = d.get("actions") or []
-    if not isinstance(raw_actions, list):
-        r.err(("actions",), "'actions' must be a list such as ['Toubib draw stock', ...]")
-        raw_actions = []
-    for i, line in enumerate(raw_actions):
-        if not isinstance(line, str) or not line.split():
-            r.err(("actions", i), "an action is '<player> <action>', e.g. 'Toubib draw stock'")
-            continue
-        who, _, rest = line.strip().partition(" ")
-        s = seat(who, ("actions", i))
-        try:
-            act = parse_action(rest)
-        except ActionSyntaxError as exc:
-            r.err(("actions", i), str(exc), "scenario-action")
-            continue
-        if s is not None:
-            acts.append((s, act, line.strip()))
+    session_hands = d.get("session_hands")
+    if session_hands is not None and (not isinstance(session_hands, int) or session_hands < 1):
+        r.err(("session_hands",), "'session_hands' must be a whole number of at least 1")
+        session_hands = None
     expect = d.get("expect")
-    if expect is not None:
-        if not isinstance(expect, dict):
-            r.err(("expect",), "'expect' must be a mapping (end, winners, payouts, counts, error)")
+    if is_session:
+        raw = d["deals"]
+        if not isinstance(raw, list) or not raw:
+            r.err(("deals",), "'deals' must be a list of hands, each with its cards and actions")
+            raw = []
+        deals = []
+        for i, item in enumerate(raw):
+            if not isinstance(item, dict):
+                r.err(("deals", i), "each deal is a mapping (seed, hands, upcard, stock, actions, expect)")
+                continue
+            r.check_keys(item, ("deals", i), _DEAL_KEYS)
+            deals.append(reader.read(item, ("deals", i)))
+        if isinstance(expect, dict):
+            r.check_keys(expect, ("expect",), _SESSION_EXPECT_KEYS)
+        elif expect is not None:
+            r.err(("expect",), "'expect' must be a mapping (ledger, scores, settlement, winners)")
             expect = None
-        else:
-            for key in expect:
-                if key not in _EXPECT_KEYS:
-                    r.err(("expect", key), f"unknown key '{key}'{did_you_mean(key, _EXPECT_KEYS)}",
-                          "scenario-unknown-key", key=True)
-            end = expect.get("end")
-            if end is not None and end not in END_KINDS:
-                r.err(("expect", "end"), f"'{end}' is not an ending{did_you_mean(str(end), END_KINDS)}; "
-                      f"endings: {', '.join(END_KINDS)}")
+    else:
+        deals = [reader.read(d, ())]
+        expect = deals[0].expect
     if r.problems:
         raise LoadError(r.problems)
-    return Scenario(str(path), ref, ruleset, players, dealer, stake, seed, Layout(hands, upcard, stock),
-                    acts, expect, src)
+    return Scenario(str(path), ref, ruleset, players, dealer, stake, deals, expect, is_session,
+                    session_hands, src)
 
 
-def replay(scn: Scenario) -> Result:
-    """Deal and apply every action; stops at the first illegal one."""
-    state = scn.new_state()
-    names = scn.players
-    for i, (seat, act, text) in enumerate(scn.actions):
+def _play(state: State, deal_: Deal, names: list[str]) -> tuple[int, dict[str, Any] | None]:
+    """Apply a deal's actions; returns how many were applied and the refusal, if any."""
+    for i, (seat, act, text) in enumerate(deal_.actions):
         reason: str | None = None
         if state.is_terminal():
             reason = "the hand is over"
@@ -243,37 +358,67 @@ def replay(scn: Scenario) -> Result:
             except RulesetError as exc:
                 reason = f"the ruleset failed: {exc}"
         if reason is not None:
-            return Result(scn, state, i, {"index": i + 1, "action": text, "message": reason})
-    return Result(scn, state, len(scn.actions))
+            return i, {"index": i + 1, "action": text, "message": reason}
+    return len(deal_.actions), None
 
 
-def compare(result: Result) -> list[str]:
-    """The differences between the replay and the scenario's ``expect`` (empty when it matches)."""
-    exp = result.scenario.expect or {}
-    got = result.to_json()
+def replay(scn: Scenario) -> Result:
+    """Deal and apply every action; stops at the first illegal one."""
+    if scn.is_session:
+        return _replay_session(scn)
+    state = scn.new_state()
+    applied, error = _play(state, scn.deals[0], scn.players)
+    return Result(scn, state, applied, error)
+
+
+def _replay_session(scn: Scenario) -> Result:
+    names = scn.players
+    session = Session(scn.ruleset, len(names), stake=scn.stake, hands=scn.session_hands or len(scn.deals),
+                      dealer=scn.dealer)
+    results: list[dict[str, Any]] = []
+    total = 0
+    state: State | None = None
+    for h, deal_ in enumerate(scn.deals):
+        state = session.start_hand(seed=deal_.seed, layout=deal_.layout)
+        applied, error = _play(state, deal_, names)
+        total += applied
+        if error is not None:
+            return Result(scn, state, total, {"hand": h + 1, **error})
+        if not state.is_terminal():
+            nxt = names[state.current_player()]
+            return Result(scn, state, total, {"hand": h + 1, "index": applied, "action": "",
+                                              "message": f"hand {h + 1} is not over (next: {nxt}); "
+                                                         "every hand of a session must end"})
+        record = session.finish_hand(state, named_suits=deal_.named_suits, bettors=deal_.bettors)
+        results.append(_record_json(names, state, applied, scn.ruleset_ref, record))
+    assert state is not None
+    return Result(scn, state, total, None, results, session)
+
+
+def _record_json(names: list[str], state: State, applied: int, ref: str, record: HandRecord) -> dict[str, Any]:
+    data = _hand_json(names, state, applied, ref)
+    data["dealer"] = names[record.dealer]
+    data["stake"] = record.stake
+    if record.bets:
+        data["side_bets"] = {
+            b.id: {"paid_in": {n: b.paid_in[i] for i, n in enumerate(names) if b.paid_in[i]},
+                   "winner": names[b.winner] if b.winner is not None else None, "won": b.won,
+                   "pot_after": b.pot_after}
+            for b in record.bets
+        }
+    return data
+
+
+def _compare_hand(exp: dict[str, Any], got: dict[str, Any], label: str = "") -> list[str]:
     out: list[str] = []
-    if "error" in exp:
-        want = exp["error"] or {}
-        err = got.get("error")
-        if err is None:
-            return [f"expected action {want.get('index', '?')} to be refused, but every action was legal"]
-        if "index" in want and want["index"] != err["index"]:
-            out.append(f"expected action {want['index']} to be refused, but action {err['index']} was: "
-                       f"{err['message']}")
-        if "message" in want and want["message"] != err["message"]:
-            out.append(f"refusal message: expected '{want['message']}', got '{err['message']}'")
-        return out
-    if "error" in got:
-        e = got["error"]
-        return [f"action {e['index']} ('{e['action']}') was refused: {e['message']}"]
     for key in ("end", "next"):
         if key in exp and exp[key] != got.get(key):
-            out.append(f"{key}: expected {exp[key]!r}, got {got.get(key)!r}")
-    if "winners" in exp and sorted(map(str, exp["winners"] or [])) != sorted(got["winners"]):
-        out.append(f"winners: expected {exp['winners']}, got {got['winners']}")
-    # Payouts are compared for every player (an unlisted player is expected to get 0); counts
-    # only for the players listed, so a scenario can pin down just the counts it is about.
-    for key in ("payouts", "counts", "scores"):
+            out.append(f"{label}{key}: expected {exp[key]!r}, got {got.get(key)!r}")
+    if "winners" in exp and sorted(map(str, exp["winners"] or [])) != sorted(got.get("winners", [])):
+        out.append(f"{label}winners: expected {exp['winners']}, got {got.get('winners')}")
+    # Payouts and scores are compared for every player (an unlisted player is expected to get
+    # 0); counts only for the players listed, so a scenario can pin down just those it is about.
+    for key in ("payouts", "counts", "scores", "ledger", "settlement"):
         if key in exp:
             want = {str(k): v for k, v in (exp[key] or {}).items()}
             have = got.get(key, {})
@@ -282,5 +427,44 @@ def compare(result: Result) -> list[str]:
             diff = ", ".join(f"{n}: expected {want.get(n, default)}, got {have.get(n, default)}"
                              for n in names if want.get(n, default) != have.get(n, default))
             if diff:
-                out.append(f"{key}: {diff}")
+                out.append(f"{label}{key}: {diff}")
     return out
+
+
+def _compare_error(want: dict[str, Any], err: dict[str, Any] | None) -> list[str]:
+    if err is None:
+        return [f"expected action {want.get('index', '?')} to be refused, but every action was legal"]
+    out = []
+    if "index" in want and want["index"] != err["index"]:
+        out.append(f"expected action {want['index']} to be refused, but action {err['index']} was: "
+                   f"{err['message']}")
+    if "message" in want and want["message"] != err["message"]:
+        out.append(f"refusal message: expected '{want['message']}', got '{err['message']}'")
+    return out
+
+
+def compare(result: Result) -> list[str]:
+    """The differences between the replay and the scenario's expectations (empty when it matches)."""
+    scn = result.scenario
+    got = result.to_json()
+    if not scn.is_session:
+        exp = scn.expect or {}
+        if "error" in exp:
+            return _compare_error(exp["error"] or {}, got.get("error"))
+        if "error" in got:
+            e = got["error"]
+            return [f"action {e['index']} ('{e['action']}') was refused: {e['message']}"]
+        return _compare_hand(exp, got)
+    if "error" in got:
+        e = got["error"]
+        want = (scn.expect or {}).get("error")
+        if want is not None:
+            return _compare_error(want, e)
+        return [f"hand {e['hand']}, action {e['index']} ('{e['action']}') was refused: {e['message']}"]
+    out: list[str] = []
+    for i, (deal_, hand) in enumerate(zip(scn.deals, got["hands"])):
+        out += _compare_hand(deal_.expect or {}, hand, f"hand {i + 1}: ")
+    exp = dict(scn.expect or {})
+    if "error" in exp:
+        return ["expected a refusal, but every action of the session was legal"] + out
+    return out + _compare_hand(exp, got)

@@ -75,7 +75,7 @@ class Session:
         if self.is_over():
             raise ValueError(f"the session is over ({self.hands} hands)")
         return deal(self.ruleset, self.num_players, seed=seed, dealer=self.dealer,
-                    stake=self.stake_for(self.index), layout=layout)
+                    stake=self.stake_for(self.index), layout=layout, unit=self.stake)
 
     def finish_hand(self, state: State, *, named_suits: Mapping[str, str] | None = None,
                     bettors: Mapping[str, Sequence[int]] | None = None) -> HandRecord:
