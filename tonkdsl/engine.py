@@ -220,16 +220,20 @@ class State:
         return None
 
     def _strands(self, seat: int, cards: Sequence[int], action: A.Action) -> bool:
-        """Whether playing ``cards`` would leave the player holding only the card taken from the
-        discard pile, which may not be discarded this turn, with no other way to go on."""
+        """Whether playing ``cards`` would leave the player stuck: still holding the card taken
+        from the discard pile, which may not be discarded (or must be used first), with no way
+        to go on. Such a play is refused, so that a hand can always continue."""
         taken = self.taken_discard
-        if taken is None or not (self.ruleset.not_the_card_taken or self.ruleset.discard_must_be_used):
+        rs = self.ruleset
+        if taken is None or not (rs.not_the_card_taken or rs.discard_must_be_used):
             return False
         rest = list(self.hands[seat])
         for c in cards:
             rest.remove(c)
-        if rest != [taken]:
+        if taken not in rest:
             return False
+        if not rs.discard_must_be_used and len(rest) > 1:
+            return False  # another card can be discarded
         twin = self.clone()
         twin.taken_discard = None  # play the action without this check, then look at what is left
         twin._apply(action)
