@@ -114,8 +114,7 @@ class Result:
             return _hand_json(names, self.state, self.applied, self.scenario.ruleset_ref)
         s = self.session
         settle = s.settlement()
-        money: list[int] = settle["money"]  # type: ignore[assignment]
-        winners: list[int] = settle["winners"]  # type: ignore[assignment]
+        money, winners = settle.money, settle.winners
         return {
             "ruleset": self.scenario.ruleset_ref,
             "hands": self.hands,

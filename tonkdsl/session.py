@@ -35,6 +35,12 @@ class HandRecord:
     bets: tuple[BetResult, ...] = ()
 
 
+@dataclass(frozen=True)
+class Settlement:
+    money: list[int]  # each seat's money at the end of the session
+    winners: list[int]  # the seats that won the session
+
+
 @dataclass
 class Session:
     """A session of hands. Call :meth:`start_hand`, play the state, then :meth:`finish_hand`."""
@@ -133,7 +139,7 @@ class Session:
         # "natural": the first player to lay a spread of three cards takes the pot.
         return next((seat for seat, size in state.spread_log if size == 3 and seat in seats), None)
 
-    def settlement(self) -> dict[str, object]:
+    def settlement(self) -> Settlement:
         """Money at the end: the ledger, plus the score sheet in stakes when scores are units.
 
         Money left in side-bet pots goes back to those who put it in."""
@@ -149,4 +155,4 @@ class Session:
         else:
             top = max(money)
             winners = [s for s, v in enumerate(money) if v == top]
-        return {"money": money, "winners": winners}
+        return Settlement(money, winners)
