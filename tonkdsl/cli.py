@@ -216,6 +216,37 @@ def simulate_cmd(ruleset: str, hands: int, players: int, seed: int, bots: str, s
     click.echo(f"mean actions per hand: {data['mean_actions_per_hand']:.1f}")
 
 
+@main.command("lint")
+@click.argument("rulesets", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,
+              help="text (like a compiler), json, or SARIF 2.1.0 for editors and CI.")
+@click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
+@click.option("--simulate", "sim", type=click.IntRange(0), default=0, metavar="N",
+              help="Also simulate N hands and report rules that never fired.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the --simulate hands.")
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that 'extends' may reach outside the file's own folder.")
+def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: int, allow: tuple[Path, ...]) -> None:
+    """Find what is contradictory, impossible, unreachable or surprising in rulesets.
+
+    Exit 0 clean, 1 errors (or warnings with --strict), 2 unreadable or invalid input.
+    The checks and their codes are listed in docs/lint.md."""
+    from tonkdsl.lint import lint
+    from tonkdsl.lint import report
+
+    reports = []
+    for ref in rulesets:
+        target: str | Path = Path(ref) if ref.endswith((".yaml", ".yml")) or "/" in ref else ref
+        try:
+            reports.append(lint(target, allow_paths=allow, simulate=sim, seed=seed))
+        except LoadError as exc:
+            _bad_input(exc, fmt != "text")
+    render = {"text": report.text, "json": report.as_json, "sarif": report.sarif}[fmt]
+    click.echo(render(reports))
+    failed = any(r.errors() or (strict and r.warnings()) for r in reports)
+    sys.exit(EXIT_FAIL if failed else EXIT_OK)
+
+
 @main.command("schema")
 @click.option("--path", "show_path", is_flag=True, help="Print the schema file's path instead of its text.")
 def schema_cmd(show_path: bool) -> None:

@@ -46,6 +46,8 @@ class Diagnostic:
         text = f"{self.location()}: {self.severity}[{self.code}]: {self.message}{where}"
         if self.source_line:
             text += f"\n    {self.source_line}\n    {' ' * max(self.column - 1, 0)}^"
+        for file, line, col in self.related:
+            text += f"\n    see also: {file}:{line}:{col}"
         if self.hint:
             text += f"\n    hint: {self.hint}"
         return text

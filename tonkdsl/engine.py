@@ -84,6 +84,7 @@ class State:
         self.stats = [PlayerStats() for _ in range(num_players)]
         self.counters: dict[str, list[int]] = {c.name: [c.initial] * num_players for c in ruleset.counters}
         self.fired: set[tuple[int, int, int, int]] = set()
+        self.events_fired: set[tuple[str, int]] = set()  # (counter, event index) that changed a value
         self.deal_winners: set[int] = set()
         # Slapping: the discard that may be slapped (card, discarder) until the next player
         # draws, and the slapper who owes an extra discard.
@@ -127,6 +128,7 @@ class State:
         twin.stats = [copy.copy(s) for s in self.stats]
         twin.counters = {k: list(v) for k, v in self.counters.items()}
         twin.fired = set(self.fired)
+        twin.events_fired = set(self.events_fired)
         twin.deal_winners = set(self.deal_winners)
         twin.spread_log = list(self.spread_log)
         return twin
@@ -580,6 +582,7 @@ class State:
                     if counter.floor is not None:
                         v = max(v, counter.floor)
                     values[t] = v
+                    self.events_fired.add((counter.name, ei))
 
     # --- endings ------------------------------------------------------------------------
     def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None:

@@ -36,13 +36,12 @@ def resolve_name(ref: str, base_dir: FsPath | None = None) -> FsPath:
     return p
 
 
-def _display(path: FsPath) -> str:
+def display_name(path: FsPath) -> str:
+    """How a file is named in diagnostics: relative to the working folder when inside it."""
     try:
-        if path.resolve().is_relative_to(rulesets_dir().resolve()):
-            return f"<shipped>/{path.name}"
-    except OSError:  # pragma: no cover
-        pass
-    return str(path)
+        return str(path.resolve().relative_to(FsPath.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 def _within(path: FsPath, dirs: Iterable[FsPath]) -> bool:
@@ -52,7 +51,7 @@ def _within(path: FsPath, dirs: Iterable[FsPath]) -> bool:
 
 def read_doc(path: FsPath, *, allow_paths: Iterable[FsPath] = (), _chain: tuple[FsPath, ...] = ()) -> Doc:
     """Read ``path`` and everything it extends, merged."""
-    src = load_yaml_file(path, _display(path))
+    src = load_yaml_file(path, display_name(path))
     if not isinstance(src.data, dict):
         raise LoadError([src.diagnostic("ruleset-shape", "a ruleset file must be a mapping of keys", ())])
     ref = src.data.get("extends")

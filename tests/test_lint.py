@@ -1,0 +1,132 @@
+"""tonk lint: each check fires on its test ruleset, with a location; shipped rulesets lint clean
+but for the documented, intended warnings; text, JSON and SARIF output; exit codes."""
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tonkdsl.cli import main
+from tonkdsl.lint import lint
+from tonkdsl.lint.checks import CODES
+from tonkdsl.lint.odds import compute
+from tonkdsl import load_ruleset
+from tonkdsl.resources import shipped_ruleset_names
+from conftest import TESTS
+
+LINT = TESTS / "lint"
+# file -> (code, severity) it must produce
+EXPECTED = {
+    "pack-cannot-deal": ("pack-cannot-deal", "error"),
+    "deal-win-impossible": ("deal-win-impossible", "error"),
+    "deal-win-always": ("deal-win-always", "error"),
+    "deal-win-frequent": ("deal-win-frequent", "warning"),
+    "deal-win-overlap": ("deal-win-overlap", "warning"),
+    "values-threshold": ("values-threshold", "warning"),
+    "ending-undefined": ("ending-undefined", "error"),
+    "ending-impossible": ("ending-impossible", "warning"),
+    "rule-for-disabled": ("rule-for-disabled", "warning"),
+    "wild-without-wilds": ("rule-for-disabled", "warning"),
+    "payout-negative": ("payout-negative", "error"),
+    "winner-pays": ("winner-pays", "error"),
+    "extends-noop": ("extends-noop", "warning"),
+}
+# Intended warnings of shipped rulesets (docs/lint.md says why).
+INTENDED = {
+    "seattle": {"deal-win-frequent", "values-threshold"},
+    "vietnam": {"deal-win-frequent", "values-threshold"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_check_fires_with_a_location(name: str) -> None:
+    code, severity = EXPECTED[name]
+    report = lint(LINT / f"{name}.yaml")
+    found = [d for d in report.diagnostics if d.code == code]
+    assert found, [d.code for d in report.diagnostics]
+    assert all(d.severity == severity and d.line > 0 and d.column > 0 and d.file for d in found)
+
+
+def test_every_code_has_a_test_file() -> None:
+    covered = {c for c, _ in EXPECTED.values()} | {"deal-win-odds", "never-fired", "winner-loses"}
+    assert covered == set(CODES)
+
+
+@pytest.mark.parametrize("name", shipped_ruleset_names())
+def test_shipped_rulesets_lint_clean_or_intended(name: str) -> None:
+    report = lint(name)
+    assert report.errors() == []
+    assert {d.code for d in report.warnings()} == INTENDED.get(name, set())
+
+
+def test_odds_are_exact() -> None:
+    odds = compute(load_ruleset("standard")).odds
+    assert odds[0].describe() == "11,648 of 2,598,960 hands, 0.448%, 1 in 223"
+    rush = compute(load_ruleset("rushville")).odds
+    assert rush[0].hands == 792  # C(12, 5) hands of five face cards
+
+
+def test_overlap_counts_shared_hands() -> None:
+    report = lint(LINT / "deal-win-overlap.yaml")
+    (d,) = [d for d in report.diagnostics if d.code == "deal-win-overlap"]
+    assert d.message.startswith("792 hands meet both 'tonk-49-50' and 'five-faces'")
+    assert any(f.endswith("deal-win-overlap.yaml") for f, _, _ in d.related)
+
+
+def test_pack_message_has_the_numbers() -> None:
+    (d,) = [d for d in lint(LINT / "pack-cannot-deal.yaml").diagnostics if d.code == "pack-cannot-deal"]
+    assert d.message == "the pack has 40 cards, but 10 players x 5 cards + the upcard need 51"
+    assert len(d.related) == 2
+
+
+def test_simulate_finds_rules_that_never_fired() -> None:
+    report = lint(LINT / "never-fired.yaml", simulate=200, seed=1)
+    assert any(d.code == "never-fired" and "'clubs-royal' never fired in 200" in d.message for d in report.diagnostics)
+
+
+def run(*args: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, ["lint", *args])
+    return r.exit_code, r.output
+
+
+def test_exit_codes() -> None:
+    assert run("standard")[0] == 0
+    assert run(str(LINT / "pack-cannot-deal.yaml"))[0] == 1
+    assert run(str(LINT / "extends-noop.yaml"))[0] == 0
+    assert run("--strict", str(LINT / "extends-noop.yaml"))[0] == 1
+
+
+def test_unreadable_input_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [\n")
+    code, out = run(str(bad))
+    assert code == 2 and "yaml-syntax" in out
+
+
+def test_text_output_shows_line_and_caret() -> None:
+    code, out = run(str(LINT / "extends-noop.yaml"))
+    assert "extends-noop.yaml:5:3: warning[extends-noop]: 'hits.books' is already true in 'standard'" in out
+    assert "\n      books: true\n      ^" in out
+
+
+def test_json_and_sarif() -> None:
+    code, out = run("--format", "json", str(LINT / "winner-pays.yaml"))
+    data = json.loads(out)
+    assert data[0]["errors"] == 1 and data[0]["diagnostics"][0]["code"] == "winner-pays"
+    code, out = run("--format", "sarif", str(LINT / "winner-pays.yaml"))
+    sarif = json.loads(out)
+    assert sarif["version"] == "2.1.0"
+    run_ = sarif["runs"][0]
+    assert {r["id"] for r in run_["tool"]["driver"]["rules"]} >= set(CODES)
+    (res,) = [r for r in run_["results"] if r["ruleId"] == "winner-pays"]
+    assert res["level"] == "error"
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"].endswith("winner-pays.yaml")
+    assert loc["region"]["startLine"] == 7 and loc["region"]["startColumn"] > 0
+    assert res["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] > 0
+
+
+def test_simulate_finds_a_winner_who_loses() -> None:
+    report = lint(LINT / "winner-loses.yaml", simulate=100, seed=2)
+    (d,) = [d for d in report.diagnostics if d.code == "winner-loses"]
+    assert d.severity == "error" and "a winner lost money in" in d.message
