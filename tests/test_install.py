@@ -17,8 +17,8 @@ def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     build = tmp_path / "src"  # a copy, so the install cannot see the checkout's top-level folders
-    files = subprocess.run(["git", "-C", str(ROOT), "ls-files"], check=True, capture_output=True,
-                           text=True).stdout.split()
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
+                           check=True, capture_output=True, text=True).stdout.split()
     for f in files:
         if (ROOT / f).is_file():
             (build / f).parent.mkdir(parents=True, exist_ok=True)

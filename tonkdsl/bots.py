@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from tonkdsl import actions as A
-from tonkdsl.cards import parse_card
 from tonkdsl.rng import Rng
 from tonkdsl.view import View
 
@@ -16,47 +15,60 @@ def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
     return rng.choice(legal)
 
 
-def _partial_meld(card: str, others: Sequence[str]) -> bool:
-    rank, suit = parse_card(card)
-    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    for o in others:
-        r2, s2 = parse_card(o)
-        if r2 == rank:
-            return True
-        if suit is not None and s2 == suit and rank in order and r2 in order \
-                and abs(order.index(r2) - order.index(rank)) <= 2:
-            return True
-    return False
-
-
 def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 10) -> A.Action:
-    """Claims or drops when its count is low, lays the biggest spread, hits, discards high."""
-    by_type: dict[type, list[A.Action]] = {}
+    """Claims or drops when its count is low, lays the biggest spread, hits, discards high.
+
+    The discard is the highest card that is not part of a pair or of a near-run (same suit,
+    within two places in the run order)."""
+    first: dict[type, A.Action] = {}
+    spreads: list[A.Spread] = []
+    hits: list[A.Hit] = []
+    discards: list[A.Discard] = []
     for a in legal:
-        by_type.setdefault(type(a), []).append(a)
-    if A.Claim in by_type:
-        return by_type[A.Claim][0]
-    if A.Drop in by_type and view.count <= drop_at:
-        return by_type[A.Drop][0]
-    if A.DrawStock in by_type:
-        return by_type[A.DrawStock][0]
-    if A.DrawDiscard in by_type:
-        return by_type[A.DrawDiscard][0]
-    spreads = [a for a in by_type.get(A.Spread, []) if isinstance(a, A.Spread)]
+        kind = type(a)
+        if kind is A.Discard:
+            discards.append(a)  # type: ignore[arg-type]
+        elif kind is A.Spread:
+            spreads.append(a)  # type: ignore[arg-type]
+        elif kind is A.Hit:
+            hits.append(a)  # type: ignore[arg-type]
+        elif kind not in first:
+            first[kind] = a
+    if A.Claim in first:
+        return first[A.Claim]
+    if A.Drop in first and view.count <= drop_at:
+        return first[A.Drop]
+    if A.DrawStock in first:
+        return first[A.DrawStock]
+    if A.DrawDiscard in first:
+        return first[A.DrawDiscard]
     if spreads:
         return max(spreads, key=lambda a: len(a.cards))
-    hits = [a for a in by_type.get(A.Hit, []) if isinstance(a, A.Hit)]
     if hits:
         return max(hits, key=lambda a: len(a.cards))
-    discards = [a for a in by_type.get(A.Discard, []) if isinstance(a, A.Discard)]
     if discards:
-        value = dict(zip(view.hand, view.hand_values))
-
-        def score(a: A.Discard) -> tuple[int, int]:
-            rest = [c for c in view.hand if c != a.card]
-            return (0 if _partial_meld(a.card, rest) else 1, value.get(a.card, 0))
-        return max(discards, key=score)
+        return discards[_discard_choice(view, [d.card for d in discards])]
     return legal[0]
+
+
+def _discard_choice(view: View, names: list[str]) -> int:
+    pack = view.pack
+    by_name = {pack.names[c]: c for c in view.hand}
+    hand = view.hand
+    ranks, suits, order, values = pack.ranks, pack.suits, pack.run_index, pack.values
+    best, best_key = 0, (-1, -1)
+    for i, name in enumerate(names):
+        c = by_name[name]
+        lonely = 1
+        for d in hand:
+            if d != c and (ranks[d] == ranks[c] or (suits[d] == suits[c] and suits[c] is not None
+                                                      and abs(order[d] - order[c]) <= 2)):
+                lonely = 0
+                break
+        key = (lonely, values[c])
+        if key > best_key:
+            best, best_key = i, key
+    return best
 
 
 BOTS: dict[str, Policy] = {"random": random_bot, "greedy": greedy_bot}

@@ -6,6 +6,8 @@ turn the corner are handled generically.
 from __future__ import annotations
 
 from itertools import combinations
+
+from tonkdsl.actions import Discard
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,6 +34,21 @@ class MeldRules:
         if rs.jokers_in_melds:
             self.wild = tuple(w or pack.suits[c] is None for c, w in enumerate(self.wild))
         self.min_size = min(self.book_min, self.run_min)
+        # Built once per ruleset for the engine's fast paths.
+        by_name: dict[str, Discard] = {}
+        self.discard_actions = tuple(by_name.setdefault(n, Discard(n)) for n in pack.names)
+        self.unique_names = len(by_name) == len(pack.names)
+        ids: dict[str, list[int]] = {}
+        for c, n in enumerate(pack.names):
+            ids.setdefault(n, []).append(c)
+        self.ids_by_name = {n: tuple(v) for n, v in ids.items()}
+        self.has_claims = any(w.claim is not None for w in rs.deal_wins)
+        self.draws_stock = "stock" in rs.draw_from
+        # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
+        rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
+        suit_ids = {s: i for i, s in enumerate(dict.fromkeys(pack.suits))}
+        self.rank_id = tuple(rank_ids[r] for r in pack.ranks)
+        self.suit_id = tuple(suit_ids[s] for s in pack.suits)
 
     def kind(self, cards: Sequence[int]) -> str | None:
         """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""
@@ -113,22 +130,46 @@ class MeldRules:
                     yield combo
 
     def _spreads_natural(self, cards: list[int]) -> Iterator[tuple[int, ...]]:
-        pack = self.pack
-        by_rank: dict[str, list[int]] = {}
-        by_suit: dict[str | None, list[int]] = {}
+        rank_id, suit_id = self.rank_id, self.suit_id
+        by_rank: dict[int, list[int]] = {}
+        by_suit: dict[int, list[int]] = {}
         for c in sorted(cards):
-            by_rank.setdefault(pack.ranks[c], []).append(c)
-            by_suit.setdefault(pack.suits[c], []).append(c)
+            r, s = rank_id[c], suit_id[c]
+            if r in by_rank:
+                by_rank[r].append(c)
+            else:
+                by_rank[r] = [c]
+            if s in by_suit:
+                by_suit[s].append(c)
+            else:
+                by_suit[s] = [c]
+        book_min, run_min = self.book_min, self.run_min
         for group in by_rank.values():
-            for size in range(self.book_min, min(len(group), self.book_max) + 1):
-                yield from combinations(group, size)
-        for group in by_suit.values():
-            if len(group) < self.run_min:
+            if len(group) < book_min:
                 continue
-            for size in range(self.run_min, min(len(group), self.run_max) + 1):
-                for combo in combinations(group, size):
-                    if self.is_run(combo) and not self.is_book(combo):
-                        yield combo
+            for size in range(book_min, min(len(group), self.book_max) + 1):
+                yield from combinations(group, size)
+        order = self.pack.run_index
+        wraps = self.pack.run_wraps
+        for group in by_suit.values():
+            if len(group) < run_min:
+                continue
+            if wraps:
+                for size in range(run_min, min(len(group), self.run_max) + 1):
+                    for combo in combinations(group, size):
+                        if self.is_run(combo):
+                            yield combo
+                continue
+            # Without wild cards or wrapping, a run is a window of consecutive places.
+            ranked = sorted((order[c], c) for c in group if order[c] >= 0)
+            start = 0
+            for i in range(1, len(ranked) + 1):
+                if i == len(ranked) or ranked[i][0] != ranked[i - 1][0] + 1:
+                    seq = [c for _, c in ranked[start:i]]
+                    for lo in range(len(seq)):
+                        for hi in range(lo + run_min, min(len(seq), lo + self.run_max) + 1):
+                            yield tuple(sorted(seq[lo:hi]))
+                    start = i
 
     def hits_on(self, spread: Sequence[int], kind: str, hand: Iterable[int], limit: int) -> Iterator[tuple[int, ...]]:
         """Every set of at most ``limit`` hand cards that keeps ``spread`` a spread of ``kind``."""

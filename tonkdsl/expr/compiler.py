@@ -41,11 +41,16 @@ class EvalError(Exception):
     """An expression failed while the game was running (division by zero, absurd number)."""
 
 
+NOT_CONSTANT: Any = object()
+
+
 @dataclass(frozen=True)
 class Compiled:
     source: str
     type: Type
     fn: Fn
+    # The value when the expression is a constant ("true", "2 * 3"): callers may skip evaluating.
+    constant: Any = NOT_CONSTANT
 
     def __call__(self, ctx: Any) -> Any:
         return self.fn(ctx)
@@ -110,7 +115,7 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
     """
     tree = parse(str(source))
     comp = _Compiler(names)
-    typ, fn, _ = comp.node(tree, 0)
+    typ, fn, lit = comp.node(tree, 0)
     if expect is not None and typ != expect:
         if expect == list_of(PLAYER) and typ == PLAYER:
             inner = fn
@@ -120,7 +125,8 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
             typ = expect
         else:
             raise ExprError(f"this should be {_a(expect)}, but it is {_a(typ)}", 1, 1)
-    return Compiled(str(source), typ, fn)
+    constant = lit if lit is not None and not isinstance(lit, tuple) else NOT_CONSTANT
+    return Compiled(str(source), typ, fn, constant)
 
 
 def _a(t: Type) -> str:

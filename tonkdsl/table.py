@@ -1,0 +1,43 @@
+"""Small shared types of a hand in progress: what is on the table, errors, phases, limits."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+MAX_TURNS = 2000  # a hand longer than this ends as a dead hand (see docs/security.md)
+
+START, PLAY, EXTRA, OVER = "start", "play", "extra_discard", "over"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; ``str()`` says why in a player's words."""
+
+
+class RulesetError(RuntimeError):
+    """A ruleset expression failed while playing (division by zero, a negative payout)."""
+
+
+@dataclass
+class PlayerStats:
+    dealt_count: int = 0
+    spreads: int = 0
+    spreads_this_turn: int = 0
+    hits: int = 0
+    turns: int = 0
+    out_by_spread: bool = False
+
+
+@dataclass
+class TableSpread:
+    owner: int
+    kind: str
+    cards: list[int]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Cards fixed by a scenario: hands by seat, the upcard, the top of the stock (top first)."""
+
+    hands: Mapping[int, Sequence[int]]
+    upcard: int | None = None
+    stock_top: Sequence[int] = ()

@@ -1,0 +1,504 @@
+"""The turn: which actions are legal now, and what each action does.
+
+:class:`TurnRules` is the part of :class:`~tonkdsl.engine.State` that follows a turn: start
+(drop, claim, draw), play (spreads, hits, discard), and the slaps and extra discards that may
+come between turns. Every guard and limit is read from the ruleset.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from tonkdsl import actions as A
+from tonkdsl.cards import CardSyntaxError, Pack, format_card, parse_card
+from tonkdsl.melds import MeldRules
+from tonkdsl.names import EvalContext
+from tonkdsl.outcome import Outcome
+from tonkdsl.ruleset import DealWin, Ruleset
+from tonkdsl.table import EXTRA, MAX_TURNS, PLAY, START, IllegalAction, PlayerStats, TableSpread
+
+_DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
+
+
+class TurnRules:
+    """Legal actions and their effects (a part of State)."""
+
+    if TYPE_CHECKING:  # provided by State
+        ruleset: Ruleset
+        pack: Pack
+        melds: MeldRules
+        num_players: int
+        dealer: int
+        hands: list[list[int]]
+        stock: list[int]
+        discard_pile: list[int]
+        spreads: list[TableSpread]
+        current: int
+        phase: str
+        turn_number: int
+        round_number: int
+        taken_discard: int | None
+        hit_cards_this_turn: int
+        stats: list[PlayerStats]
+        slap_window: tuple[int, int] | None
+        extra_discard_seat: int | None
+        spread_log: list[tuple[int, int]]
+        _outcome: Outcome | None
+
+        def current_player(self) -> int: ...
+        def clone(self) -> Any: ...
+        def is_terminal(self) -> bool: ...
+        def _ctx(self, **roles: Any) -> EvalContext: ...
+        def _test(self, compiled: Any, **roles: Any) -> Any: ...
+        def _eval(self, compiled: Any, ctx: EvalContext) -> Any: ...
+        def _event(self, name: str, actor: int, owner: int | None = None) -> None: ...
+        def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
+        def _end_dead(self, message: str) -> None: ...
+        def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None: ...
+
+    # --- legal actions ------------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list[A.Action]:
+        """Every action the player to act (or ``seat``, out of turn: slaps) may take now.
+
+        Empty once the hand is over."""
+        if self._outcome is not None:
+            return []
+        rs = self.ruleset
+        names = self.pack.names
+        if seat is not None and seat != self.current_player():
+            return self._slap_options(seat)
+        seat = self.current_player()
+        out: list[A.Action] = []
+        discard_of = self.melds.discard_actions
+        if self.phase == EXTRA:
+            return list({id(discard_of[c]): discard_of[c] for c in self.hands[seat]}.values())
+        if self.phase == START:
+            if self.slap_window is not None:
+                out.extend(self._slap_options(seat))
+            if self._can_drop(seat):
+                out.append(_DROP)
+            if self.melds.has_claims and self._claimable(seat) is not None:
+                out.append(_CLAIM)
+            if self.melds.draws_stock:
+                out.append(_DRAW_STOCK)
+            if self._can_draw_discard(seat):
+                out.append(_DRAW_DISCARD)
+            return out
+        hand = self.hands[seat]
+        for combo in self.melds.spreads_in(hand):
+            spread = A.Spread(tuple(names[c] for c in combo))
+            if not self._strands(seat, combo, spread):
+                out.append(spread)
+        for number, combo in self._hit_options(seat):
+            hit = A.Hit(tuple(names[c] for c in combo), number)
+            if not self._strands(seat, combo, hit):
+                out.append(hit)
+        if self._discard_allowed_now() and self._held_spread(seat) is None:
+            skip = self.taken_discard if rs.not_the_card_taken else None
+            if self.melds.unique_names:
+                out.extend(discard_of[c] for c in hand if c != skip)
+            else:
+                seen: set[int] = set()
+                for c in hand:
+                    d = discard_of[c]
+                    if c != skip and id(d) not in seen:  # two jokers are one discard
+                        seen.add(id(d))
+                        out.append(d)
+        return out
+
+    def _slap_options(self, seat: int) -> list[A.Action]:
+        slapping = self.ruleset.slapping
+        if slapping is None or self.slap_window is None or self.phase != START:
+            return []
+        if slapping.priority == "next_player" and seat != self.current:
+            return []
+        card, _discarder = self.slap_window
+        out: list[A.Action] = []
+        for i, sp in enumerate(self.spreads):
+            if self._slap_fits(seat, card, sp):
+                out.append(A.Slap(self.pack.names[card], i + 1))
+        return out
+
+    def _slap_fits(self, seat: int, card: int, sp: TableSpread) -> bool:
+        slapping = self.ruleset.slapping
+        if slapping is None or not self._may_hit(seat, sp):
+            return False
+        check = self.melds.is_book if sp.kind == "book" else self.melds.is_run
+        if not check(sp.cards + [card]):
+            return False
+        return bool(self._eval(slapping.allowed, self._ctx(actor=seat, owner=sp.owner)))
+
+    def _held_spread(self, seat: int) -> tuple[int, ...] | None:
+        """A spread the player holds and must lay before discarding, if the ruleset says so."""
+        rs = self.ruleset
+        if rs.hold_allowed is None or self._eval(rs.hold_allowed, self._ctx(actor=seat)):
+            return None
+        for combo in self.melds.spreads_in(self.hands[seat]):
+            if rs.hold_except is not None and self._eval(rs.hold_except, self._ctx(actor=seat, spread=combo)):
+                continue
+            if not self._strands(seat, combo, A.Spread(tuple(self.pack.names[c] for c in combo))):
+                return combo
+        return None
+
+    def _strands(self, seat: int, cards: Sequence[int], action: A.Action) -> bool:
+        """Whether playing ``cards`` would leave the player stuck: still holding the card taken
+        from the discard pile, which may not be discarded (or must be used first), with no way
+        to go on. Such a play is refused, so that a hand can always continue."""
+        taken = self.taken_discard
+        rs = self.ruleset
+        if taken is None or not (rs.not_the_card_taken or rs.discard_must_be_used):
+            return False
+        rest = list(self.hands[seat])
+        for c in cards:
+            rest.remove(c)
+        if taken not in rest:
+            return False
+        if not rs.discard_must_be_used and len(rest) > 1:
+            return False  # another card can be discarded
+        twin = self.clone()
+        twin.taken_discard = None  # play the action without this check, then look at what is left
+        twin._apply(action)
+        twin.taken_discard = taken
+        return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
+
+    def _can_drop(self, seat: int) -> bool:
+        return bool(self._test(self.ruleset.drop_allowed, actor=seat))
+
+    def _claimable(self, seat: int) -> DealWin | None:
+        rs = self.ruleset
+        ctx = self._ctx(actor=seat)
+        if rs.claim_when is not None and not self._eval(rs.claim_when, ctx):
+            return None
+        for rule in rs.deal_wins:
+            if rule.claim is not None and self._eval(rule.claim, ctx) and self._eval(rule.when, ctx):
+                return rule
+        return None
+
+    def _can_draw_discard(self, seat: int) -> bool:
+        rs = self.ruleset
+        if "discard" not in rs.draw_from or not self.discard_pile:
+            return False
+        card = self.discard_pile[-1]
+        hand = self.hands[seat] + [card]
+        # The card must be usable at once (discard_must_be_used), or, with an empty hand, it would
+        # be the only card held and could not be discarded (not_the_card_taken): then it must fit
+        # a spread.
+        if rs.discard_must_be_used or (rs.not_the_card_taken and not self.hands[seat]):
+            return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
+                card in combo for _, combo in self._hit_options(seat, hand))
+        return True
+
+    def _discard_allowed_now(self) -> bool:
+        rs = self.ruleset
+        if rs.discard_must_be_used and self.taken_discard in self.hands[self.current]:
+            return False
+        return True
+
+    def _hit_options(self, seat: int, hand: Sequence[int] | None = None) -> list[tuple[int, tuple[int, ...]]]:
+        rs = self.ruleset
+        if not self.spreads:
+            return []
+        limit = len(hand if hand is not None else self.hands[seat])
+        if rs.hits_per_turn is not None:
+            limit = min(limit, rs.hits_per_turn - self.hit_cards_this_turn)
+        if limit <= 0:
+            return []
+        cards = hand if hand is not None else self.hands[seat]
+        out = []
+        for i, sp in enumerate(self.spreads):
+            if not self._may_hit(seat, sp):
+                continue
+            for combo in self.melds.hits_on(sp.cards, sp.kind, cards, limit):
+                out.append((i + 1, combo))
+        return out
+
+    def _may_hit(self, seat: int, sp: TableSpread) -> bool:
+        rs = self.ruleset
+        if sp.kind == "book" and not rs.hit_books:
+            return False
+        if sp.kind == "run" and not rs.hit_runs:
+            return False
+        if rs.hit_spreads == "own" and sp.owner != seat:
+            return False
+        if rs.hit_spreads == "others" and sp.owner == seat:
+            return False
+        return True
+
+    # --- applying -----------------------------------------------------------------------
+    def why_illegal(self, action: A.Action) -> str | None:
+        """``None`` when ``action`` is legal now, else the reason in a player's words."""
+        try:
+            self.clone()._apply(action)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def apply(self, action: A.Action | str, player: int | None = None) -> None:
+        """Apply an action of the player to act, or of ``player`` out of turn (a slap).
+
+        Raises :class:`IllegalAction` with the reason."""
+        if isinstance(action, str):
+            try:
+                action = A.parse_action(action)
+            except A.ActionSyntaxError as exc:
+                raise IllegalAction(str(exc)) from None
+        self._apply(action, player)
+
+    def _apply(self, action: A.Action, player: int | None = None) -> None:
+        if self._outcome is not None:
+            raise IllegalAction("the hand is over")
+        seat = self.current_player()
+        kind = type(action)
+        if kind is A.Slap:
+            return self._slap(seat if player is None else player, action)  # type: ignore[arg-type]
+        if player is not None and player != seat:
+            raise IllegalAction("only a slap may be played out of turn")
+        handler = _HANDLERS[self.phase].get(kind)
+        if handler is None:
+            raise IllegalAction(self._out_of_phase(action))
+        handler(self, seat, action)
+        return None
+
+    def _out_of_phase(self, action: A.Action) -> str:
+        if self.phase == EXTRA:
+            return "you slapped: discard an extra card now"
+        if self.phase == START:
+            return f"you must draw first ('{action}' comes after 'draw stock' or 'draw discard')"
+        if isinstance(action, (A.Drop, A.Claim)):
+            return f"'{action}' is only allowed at the start of your turn, before drawing"
+        if isinstance(action, (A.DrawStock, A.DrawDiscard)):
+            return "you have already drawn this turn"
+        return f"'{action}' is not possible now"  # pragma: no cover - every action has a phase
+
+    # --- one method per action ----------------------------------------------------------
+    def _do_drop(self, seat: int, action: A.Action) -> None:
+        if not self._can_drop(seat):
+            raise IllegalAction("you may not drop now (the ruleset's drop condition "
+                                f"'{self.ruleset.drop_allowed.source}' is false)")
+        self._drop(seat)
+
+    def _do_claim(self, seat: int, action: A.Action) -> None:
+        rule = self._claimable(seat)
+        if rule is None:
+            raise IllegalAction("there is no win to claim now")
+        self._finish_deal_wins({seat: rule}, [seat])
+
+    def _do_draw_stock(self, seat: int, action: A.Action) -> None:
+        if not self.melds.draws_stock:
+            raise IllegalAction("this ruleset does not let you draw from the stock")
+        if not self.stock:
+            self._end("stock_exhausted", actor=seat)
+            return
+        self._draw(seat, self.stock.pop(), from_discard=False)
+
+    def _do_draw_discard(self, seat: int, action: A.Action) -> None:
+        if "discard" not in self.ruleset.draw_from:
+            raise IllegalAction("this ruleset does not let you take the discard")
+        if not self.discard_pile:
+            raise IllegalAction("the discard pile is empty")
+        if not self._can_draw_discard(seat):
+            raise IllegalAction("a card taken from the discard pile must go into a spread at once, "
+                                "and this one cannot")
+        self._draw(seat, self.discard_pile.pop(), from_discard=True)
+
+    def _do_spread(self, seat: int, action: A.Spread) -> None:
+        rs = self.ruleset
+        cards = self._take_ids(seat, action.cards)
+        self._refuse_stranding(seat, cards, action)
+        kind = self.melds.kind(cards)
+        if kind is None:
+            raise IllegalAction(f"{' '.join(action.cards)} is not a spread (a book is "
+                                f"{rs.book_min}-{rs.book_max} cards of one rank; a run is "
+                                f"{rs.run_min}+ cards in sequence of one suit)")
+        self._remove(seat, cards)
+        self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self._run_key)))
+        self.spread_log.append((seat, len(cards)))
+        st = self.stats[seat]
+        st.spreads += 1
+        st.spreads_this_turn += 1
+        self._event("spread_laid", seat)
+        self._after_play(seat, by_spread=True)
+
+    def _do_hit(self, seat: int, action: A.Hit) -> None:
+        rs = self.ruleset
+        cards = self._take_ids(seat, action.cards)
+        self._refuse_stranding(seat, cards, action)
+        if action.target > len(self.spreads):
+            raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
+        sp = self.spreads[action.target - 1]
+        if not self._may_hit(seat, sp):
+            what = {"book": "books", "run": "runs"}[sp.kind]
+            if (sp.kind == "book" and not rs.hit_books) or (sp.kind == "run" and not rs.hit_runs):
+                raise IllegalAction(f"{what} cannot be hit in this ruleset")
+            raise IllegalAction("you may not hit that player's spread in this ruleset")
+        if rs.hits_per_turn is not None and self.hit_cards_this_turn + len(cards) > rs.hits_per_turn:
+            raise IllegalAction(f"only {rs.hits_per_turn} card(s) may be played onto spreads per turn")
+        check = self.melds.is_book if sp.kind == "book" else self.melds.is_run
+        if not check(sp.cards + cards):
+            raise IllegalAction(f"{' '.join(action.cards)} does not fit spread {action.target} "
+                                f"({' '.join(self.pack.names[c] for c in sp.cards)})")
+        self._remove(seat, cards)
+        sp.cards = sorted(sp.cards + cards, key=self._run_key)
+        self.stats[seat].hits += len(cards)
+        self.hit_cards_this_turn += len(cards)
+        self._event("spread_hit", seat, owner=sp.owner)
+        if rs.hit_ends_turn and self.hands[seat]:
+            self._next_turn()
+            return
+        self._after_play(seat, by_spread=False)
+
+    def _do_discard(self, seat: int, action: A.Discard) -> None:
+        rs = self.ruleset
+        (card,) = self._take_ids(seat, (action.card,))
+        if rs.not_the_card_taken and card == self.taken_discard:
+            raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
+                                "this turn")
+        if not self._discard_allowed_now():
+            raise IllegalAction("the card you took from the discard pile must go into a spread first")
+        held = self._held_spread(seat)
+        if held is not None:
+            raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
+                                "lay it before you discard")
+        self._remove(seat, [card])
+        self.discard_pile.append(card)
+        self._event("discarded", seat)
+        if not self.hands[seat] and self._test(rs.going_out_allowed, actor=seat):
+            self.stats[seat].out_by_spread = False
+            self._end("out_on_discard", actor=seat)
+            return
+        self._next_turn()
+        if self._outcome is None:
+            self._open_slap_window(card, seat)
+
+    def _do_extra_discard(self, seat: int, action: A.Discard) -> None:
+        (card,) = self._take_ids(seat, (action.card,))
+        self._remove(seat, [card])
+        self.discard_pile.append(card)
+        self.extra_discard_seat = None
+        self.phase = START
+        self._event("discarded", seat)
+        if not self.hands[seat] and self._test(self.ruleset.going_out_allowed, actor=seat):
+            self._end("out_on_discard", actor=seat)
+            return
+        self._open_slap_window(card, seat)
+
+    def _refuse_stranding(self, seat: int, cards: Sequence[int], action: A.Action) -> None:
+        if self._strands(seat, cards, action):
+            name = self.pack.names[self.taken_discard] if self.taken_discard is not None else "?"
+            raise IllegalAction(f"that would leave you holding only {name}, which you took from the discard "
+                                "pile this turn and may not discard")
+
+    def _open_slap_window(self, card: int, discarder: int) -> None:
+        if self.ruleset.slapping is not None:
+            self.slap_window = (card, discarder)
+
+    def _slap(self, seat: int, action: A.Slap) -> None:
+        slapping = self.ruleset.slapping
+        if slapping is None:
+            raise IllegalAction("this ruleset has no slapping")
+        if self.slap_window is None or self.phase != START:
+            raise IllegalAction("there is no discard to slap now")
+        card, discarder = self.slap_window
+        if self.pack.names[card] != action.card:
+            raise IllegalAction(f"only the last discard ({self.pack.names[card]}) may be slapped")
+        if slapping.priority == "next_player" and seat != self.current:
+            raise IllegalAction("only the next player may slap in this ruleset")
+        if action.target > len(self.spreads):
+            raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
+        sp = self.spreads[action.target - 1]
+        if not self._slap_fits(seat, card, sp):
+            raise IllegalAction(f"{action.card} cannot be slapped onto spread {action.target}")
+        self.discard_pile.pop()
+        self.slap_window = None
+        sp.cards = sorted(sp.cards + [card], key=self._run_key)
+        self.stats[seat].hits += 1
+        self._event("spread_hit", seat, owner=sp.owner)
+        extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard
+        if extra and self.hands[seat]:
+            self.extra_discard_seat = seat
+            self.phase = EXTRA
+
+    def _run_key(self, c: int) -> tuple[int, str]:
+        return (self.pack.run_index[c], self.pack.names[c])
+
+    def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """Map card names to ids in ``seat``'s hand; jokers take any joker held."""
+        hand = self.hands[seat]
+        used: list[int] = []
+        ids_by_name = self.melds.ids_by_name
+        for name in cards:
+            ids = ids_by_name.get(name)  # names from legal_actions() are already canonical
+            if ids is not None and len(ids) == 1 and ids[0] in hand and ids[0] not in used:
+                used.append(ids[0])
+                continue
+            try:
+                canon = format_card(*parse_card(name))
+            except CardSyntaxError as exc:
+                raise IllegalAction(str(exc)) from None
+            match = next((c for c in hand if self.pack.names[c] == canon and c not in used), None)
+            if match is None:
+                if canon in self.pack.names:
+                    raise IllegalAction(f"you do not hold {canon}" if canon not in
+                                        [self.pack.names[c] for c in used] else f"{canon} is named twice")
+                raise IllegalAction(f"{canon} is not in this ruleset's pack")
+            used.append(match)
+        return used
+
+    def _remove(self, seat: int, cards: Sequence[int]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+
+    def _draw(self, seat: int, card: int, *, from_discard: bool) -> None:
+        self.slap_window = None  # the discard is dead once the next player draws
+        self.hands[seat].append(card)
+        self.taken_discard = card if from_discard else None
+        self.phase = PLAY
+        self._event("drew", seat)
+        self._event("drew_discard" if from_discard else "drew_stock", seat)
+
+    def _after_play(self, seat: int, *, by_spread: bool) -> None:
+        if self.hands[seat]:
+            return None
+        st = self.stats[seat]
+        st.out_by_spread = by_spread
+        if self._eval(self.ruleset.going_out_allowed, self._ctx(actor=seat)):
+            return self._end("tonk_out", actor=seat)
+        return self._next_turn()  # cannot go out now: the turn passes with an empty hand
+
+    def _drop(self, seat: int) -> None:
+        won = self._eval(self.ruleset.drop_wins_if, self._ctx(actor=seat))
+        self._end("drop_won" if won else "drop_caught", actor=seat, dropper=seat)
+
+    def _next_turn(self) -> None:
+        prev = self.current
+        self.current = (self.current + 1) % self.num_players
+        if self.current == (self.dealer + 1) % self.num_players:
+            self.round_number += 1
+            self._event("round_end", prev)
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        seat = self.current
+        self.phase = START
+        self.taken_discard = None
+        self.hit_cards_this_turn = 0
+        self.turn_number += 1
+        st = self.stats[seat]
+        st.turns += 1
+        st.spreads_this_turn = 0
+        if self.turn_number > MAX_TURNS:
+            self._end_dead(f"the hand reached the engine's turn cap ({MAX_TURNS} turns, MAX_TURNS)")
+            return
+        if not self.stock and self.ruleset.stock_exhausted == "last_card_drawn":
+            self._end("stock_exhausted", actor=seat)
+            return
+        self._event("turn_start", seat)
+
+
+_Handler = Callable[[Any, int, Any], None]
+_HANDLERS: dict[str, dict[type, _Handler]] = {
+    START: {A.Drop: TurnRules._do_drop, A.Claim: TurnRules._do_claim,
+            A.DrawStock: TurnRules._do_draw_stock, A.DrawDiscard: TurnRules._do_draw_discard},
+    PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard},
+    EXTRA: {A.Discard: TurnRules._do_extra_discard},
+}
