@@ -49,6 +49,7 @@ class MeldRules:
         suit_ids = {s: i for i, s in enumerate(dict.fromkeys(pack.suits))}
         self.rank_id = tuple(rank_ids[r] for r in pack.ranks)
         self.suit_id = tuple(suit_ids[s] for s in pack.suits)
+        self.n_ranks, self.n_suits = len(rank_ids), len(suit_ids)
 
     def kind(self, cards: Sequence[int]) -> str | None:
         """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""
@@ -131,19 +132,23 @@ class MeldRules:
 
     def _spreads_natural(self, cards: list[int]) -> Iterator[tuple[int, ...]]:
         rank_id, suit_id = self.rank_id, self.suit_id
+        book_min, run_min = self.book_min, self.run_min
+        # Most hands hold no spread: count ranks and suits first, group only when one could.
+        rank_n = [0] * self.n_ranks
+        suit_n = [0] * self.n_suits
+        for c in cards:
+            rank_n[rank_id[c]] += 1
+            suit_n[suit_id[c]] += 1
+        if max(rank_n) < book_min and max(suit_n) < run_min:
+            return
         by_rank: dict[int, list[int]] = {}
         by_suit: dict[int, list[int]] = {}
         for c in sorted(cards):
             r, s = rank_id[c], suit_id[c]
-            if r in by_rank:
-                by_rank[r].append(c)
-            else:
-                by_rank[r] = [c]
-            if s in by_suit:
-                by_suit[s].append(c)
-            else:
-                by_suit[s] = [c]
-        book_min, run_min = self.book_min, self.run_min
+            if rank_n[r] >= book_min:
+                by_rank.setdefault(r, []).append(c)
+            if suit_n[s] >= run_min:
+                by_suit.setdefault(s, []).append(c)
         for group in by_rank.values():
             if len(group) < book_min:
                 continue
