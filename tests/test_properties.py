@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tonkdsl import actions as A
-from tonkdsl import load_ruleset
+from tonkdsl import LoadError, load_ruleset
 from tonkdsl.engine import MAX_TURNS, IllegalAction, State, deal
 from tonkdsl.resources import shipped_ruleset_names
 from tonkdsl.rng import Rng
@@ -157,18 +157,22 @@ def test_illegal_actions_refused_with_reason(ref: Any, seed: int, steps: int, ch
         assert snapshot(state) == before
 
 
-def test_turn_cap_ends_a_hand_that_cannot_end(write) -> None:
-    # Only the discard pile may be drawn and no one may drop or go out: the hand would cycle.
-    p = write("loop.yaml", "extends: standard\nname: Loop\nturn:\n  drop: {allowed: false}\n"
-                           "  draw: {from: [discard]}\n  discard: {required: true, not_the_card_taken: false}\n"
-                           "going_out: {allowed: false}\n")
-    rs = load_ruleset(p)
-    state = deal(rs, 2, seed=1)
-    n = 0
+def test_turn_cap_ends_a_hand_that_cannot_end() -> None:
+    # Players who only ever take the discard and never drop would go round forever.
+    state = deal(ruleset("standard"), 2, seed=1)
     while not state.is_terminal():
         legal = state.legal_actions()
         state.apply(next((a for a in legal if isinstance(a, (A.DrawDiscard, A.Discard))), legal[0]))
-        n += 1
     out = state.outcome()
     assert out is not None and out.end == "dead_hand"
     assert f"turn cap ({MAX_TURNS} turns, MAX_TURNS)" in out.message
+    assert state.turn_number == MAX_TURNS + 1
+
+
+def test_a_turn_structure_that_can_cycle_is_refused(write) -> None:
+    p = write("loop.yaml", "extends: standard\nname: Loop\nturn:\n  draw: {from: [discard]}\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    (d,) = info.value.diagnostics
+    assert d.code == "turn-may-cycle" and (d.line, d.column) == (4, 16)
+    assert "players never draw from the stock, so it never runs out" in d.message

@@ -287,6 +287,11 @@ class _Builder:
             self.problems.append(self.doc.diagnostic(
                 "not-supported-yet", "turns that end without a discard ('required: false') are not run by "
                 "this version of the engine (see hits.ends_turn for a turn that ends after a hit)", ("turn", "discard", "required")))
+        draw_from = self.get(("turn", "draw", "from")) or []
+        if isinstance(draw_from, list) and draw_from and "stock" not in draw_from:
+            self.problems.append(self.doc.diagnostic(
+                "turn-may-cycle", "players never draw from the stock, so it never runs out and a hand could go "
+                "round forever; add 'stock' to turn.draw.from", ("turn", "draw", "from")))
         act = ("actor",)
         deal_wins = []
         for i, rule in enumerate(self.get(("deal_wins", "rules"), []) or []):

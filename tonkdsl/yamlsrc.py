@@ -102,10 +102,46 @@ def read_text(path: str | FsPath) -> str:
         raise LoadError([Diagnostic("file-unreadable", f"cannot read the file: {exc.strerror}", str(path))])
 
 
+def _flow_depth(text: str) -> tuple[int, int, int]:
+    """The deepest nesting of [ and { (outside quotes), and where it first goes past MAX_DEPTH."""
+    depth = best = 0
+    where = (1, 1)
+    line, col = 1, 0
+    quote = ""
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+            if depth > best:
+                best = depth
+                if best == MAX_DEPTH + 1:
+                    where = (line, col)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+        elif ch == "#":
+            quote = "\n"  # a comment runs to the end of the line
+    return best, where[0], where[1]
+
+
 def parse_yaml(text: str, file: str) -> Source:
     """Parse ``text`` (one YAML document) into a :class:`Source`; raises :class:`LoadError`."""
+    depth, dline, dcol = _flow_depth(text)
+    if depth > MAX_DEPTH:
+        raise _error(file, text, "limit-yaml-depth",
+                     f"the document nests deeper than {MAX_DEPTH} levels (MAX_DEPTH)", dline, dcol)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise _error(file, text, "limit-yaml-depth",
+                     f"the document nests deeper than {MAX_DEPTH} levels (MAX_DEPTH)", 1, 1) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

@@ -164,7 +164,7 @@ def _pow(a: int, b: int) -> int:
     if b < 0:
         raise EvalError("a negative exponent is not allowed")
     if b > 64 and abs(a) > 1:
-        raise EvalError(f"the exponent {b} is too large (numbers are capped at {MAX_NUMBER:,})")
+        raise EvalError(f"the exponent {b} is too large: numbers are capped at {MAX_NUMBER:,} (MAX_NUMBER)")
     return _check_num(a ** b)
 
 
@@ -204,7 +204,9 @@ class _Compiler:
     def n_number(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
         v = int(str(t.children[0]))
         if v > MAX_NUMBER:
-            raise self.err(t, f"the number {v} is larger than the limit {MAX_NUMBER:,} (MAX_NUMBER)")
+            line, col = _where(t)
+            raise ExprError(f"the number {v} is larger than the limit {MAX_NUMBER:,} (MAX_NUMBER)", line, col,
+                            "limit-expr-number")
         return NUM, (lambda ctx: v), v
 
     def n_true(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
@@ -363,7 +365,9 @@ class _Compiler:
             try:
                 v = op(ll, rl)
             except EvalError as exc:
-                raise self.err(t, str(exc)) from None
+                line, col = _where(t)
+                code = "limit-expr-number" if "MAX_" in str(exc) else "expr-value"
+                raise ExprError(str(exc), line, col, code) from None
             return NUM, (lambda ctx: v), v
         return NUM, (lambda ctx: op(lf(ctx), rf(ctx))), None
 

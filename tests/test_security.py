@@ -1,0 +1,224 @@
+"""Hostile and broken input: every limit gives its named diagnostic, nothing hangs, nothing runs.
+
+Also a hypothesis fuzz suite over the loader, the expression language and scenario files: every
+input ends in success or diagnostics, never a traceback, each case bounded in time.
+"""
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tonkdsl import LoadError, load_ruleset, load_scenario, replay
+from tonkdsl.expr import ExprError, compile_expr
+from tonkdsl.expr.compiler import EvalError
+from tonkdsl.loader import MAX_EXTENDS_DEPTH
+from tonkdsl.names import make_names
+from tonkdsl.yamlsrc import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, parse_yaml
+from conftest import TESTS
+
+FUZZ = settings(deadline=5000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def diag(exc_info) -> str:
+    return exc_info.value.diagnostics[0].render()
+
+
+def test_alias_bomb(write) -> None:
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for i, name in enumerate("bcdefgh"):
+        prev = "abcdefgh"[i]
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 10) + "]")
+    p = write("bomb.yaml", "\n".join(lines) + "\n")
+    t0 = time.perf_counter()
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert time.perf_counter() - t0 < 10
+    assert f"error[limit-yaml-nodes]: the document expands to more than {MAX_NODES:,} nodes (MAX_NODES)" in diag(info)
+
+
+def test_recursive_alias(write) -> None:
+    with pytest.raises(LoadError) as info:
+        load_ruleset(write("r.yaml", "a: &a [*a]\n"))
+    assert "error[yaml-recursive]: a recursive YAML alias is not allowed" in diag(info)
+
+
+def test_deep_nesting(write) -> None:
+    with pytest.raises(LoadError) as info:
+        load_ruleset(write("r.yaml", "name: " + "[" * 10_000 + "]" * 10_000 + "\n"))
+    assert f"r.yaml:1:{6 + MAX_DEPTH + 1}: error[limit-yaml-depth]: the document nests deeper than {MAX_DEPTH} " \
+           "levels (MAX_DEPTH)" in diag(info)
+
+
+def test_deep_block_nesting() -> None:
+    text = "".join("  " * i + "k:\n" for i in range(2000))
+    with pytest.raises(LoadError) as info:
+        parse_yaml(text, "deep.yaml")
+    assert "limit-yaml-depth" in diag(info)
+
+
+def test_huge_file(write) -> None:
+    p = write("big.yaml", "name: x\n" + "# padding\n" * (MAX_FILE_BYTES // 10 + 1))
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert "error[limit-file-size]" in diag(info) and "(MAX_FILE_BYTES)" in diag(info)
+
+
+def test_python_tags_never_run(write, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    p = write("r.yaml", f"name: !!python/object/apply:os.system ['touch {marker}']\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert "yaml-tag" in diag(info) and not marker.exists()
+
+
+def test_extends_chain_too_long(write) -> None:
+    write("r0.yaml", "extends: standard\nname: r0\n")
+    for i in range(1, MAX_EXTENDS_DEPTH + 2):
+        write(f"r{i}.yaml", f"extends: r{i - 1}.yaml\nname: r{i}\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(Path(write("top.yaml", f"extends: r{MAX_EXTENDS_DEPTH + 1}.yaml\nname: top\n")))
+    assert f"'extends' chains more than {MAX_EXTENDS_DEPTH} files (MAX_EXTENDS_DEPTH)" in diag(info)
+
+
+def test_extends_outside_the_folder(write) -> None:
+    write("secret.yaml", "extends: standard\nname: s\n")
+    p = write("sub/r.yaml", "extends: ../secret.yaml\nname: r\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert "error[extends-outside]" in diag(info) and "--allow-path" in diag(info)
+
+
+def test_extends_absolute_path_refused(write) -> None:
+    p = write("r.yaml", "extends: /etc/passwd.yaml\nname: r\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert "error[extends-outside]" in diag(info)
+
+
+NAMES = make_names(["actor"], [], subject=True)
+
+
+@pytest.mark.parametrize("text,code,words", [
+    ("1" + " + 1" * 200, "limit-expr-length", "(MAX_EXPR_CHARS)"),
+    ("not " * 60 + "true", "limit-expr-depth", "(MAX_EXPR_DEPTH)"),
+    ("9999999999999", "limit-expr-number", "(MAX_NUMBER)"),
+    ("10 ^ 10 ^ 10", "limit-expr-number", "(MAX_NUMBER)"),
+])
+def test_expression_limits(text: str, code: str, words: str) -> None:
+    with pytest.raises(ExprError) as info:
+        compile_expr(text, NAMES)
+    assert info.value.code == code and words in info.value.message
+
+
+def test_enormous_range_is_an_eval_error() -> None:
+    from tonkdsl.engine import deal
+
+    state = deal(load_ruleset("standard"), 2, seed=0)
+    from tonkdsl.names import EvalContext
+
+    f = compile_expr("count in 0..stake * 100000000", NAMES)
+    with pytest.raises(EvalError, match=r"MAX_RANGE"):
+        f(EvalContext(state, actor=0))
+
+
+def test_expressions_cannot_reach_python() -> None:
+    for text in ("__import__('os')", "self.__class__", "open", "eval(1)", "hand.__len__", "[].append"):
+        with pytest.raises(ExprError):
+            compile_expr(text, NAMES)
+
+
+def test_pack_and_hand_limits(write) -> None:
+    p = write("r.yaml", "extends: standard\nname: big\npack: {jokers: 50}\ndeal: {hand_size: 40}\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    text = "\n".join(d.render() for d in info.value.diagnostics)
+    assert "'jokers' must be at most 8, not 50" in text and "'hand_size' must be at most 12, not 40" in text
+
+
+# --- fuzzing ------------------------------------------------------------------------------
+VALID = (Path(__file__).parent / "scenarios" / "s13-drop-caught.yaml").read_text()
+
+
+@FUZZ
+@given(st.text(max_size=120))
+def test_fuzz_expressions(text: str) -> None:
+    try:
+        compile_expr(text, NAMES)
+    except ExprError as exc:
+        assert exc.message and exc.line >= 1 and exc.column >= 1
+
+
+EXPR_ATOMS = ["count", "hand", "others", "players", "stake", "1", "49", "J", "10S", "(", ")", "[", "]", ",", "+",
+              "-", "*", "/", "^", "..", "==", "<=", "in", "not", "and", "or", "where", "min(", "count(", "rank",
+              ".count", "nearest_left(", "true"]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(EXPR_ATOMS), max_size=25))
+def test_fuzz_expression_shapes(parts: list[str]) -> None:
+    try:
+        compile_expr(" ".join(parts), NAMES)
+    except ExprError as exc:
+        assert exc.message
+
+
+def _mutations() -> st.SearchStrategy[str]:
+    lines = VALID.splitlines()
+    idx = st.integers(0, len(lines) - 1)
+    junk = st.sampled_from(["", "  - Bob drop", "hands: 3", "players: []", "ruleset: nope", "  Al: [ZZ]",
+                            "actions: {x: 1}", "stock: [AS, AS]", "expect: [1]", "dealer: Nobody", "seed: x",
+                            "upcard: JK", "  - Al hit AS on 9", "deals: [1]", "&a [*a]", "\t", "stake: -3"])
+    return st.lists(st.tuples(idx, junk), max_size=4).map(
+        lambda edits: "\n".join(_apply_edits(lines, edits)) + "\n")
+
+
+def _apply_edits(lines: list[str], edits: list[tuple[int, str]]) -> list[str]:
+    out = list(lines)
+    for i, text in edits:
+        out[i % len(out)] = text
+    return out
+
+
+@FUZZ
+@given(_mutations())
+def test_fuzz_scenarios(tmp_path_factory, text: str) -> None:
+    p = tmp_path_factory.mktemp("fuzz") / "s.yaml"
+    p.write_text(text)
+    try:
+        result = replay(load_scenario(p))
+    except LoadError as exc:
+        assert exc.diagnostics and all(d.message for d in exc.diagnostics)
+        return
+    assert result.to_json()
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_fuzz_binary_files(tmp_path_factory, data: bytes) -> None:
+    p = tmp_path_factory.mktemp("fuzz") / "r.yaml"
+    p.write_bytes(data)
+    try:
+        load_ruleset(p)
+    except LoadError as exc:
+        assert exc.diagnostics
+
+
+RULESET_TEXT = (TESTS / "variations" / "v17-slapping.yaml").read_text()
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.integers(0, 40), st.sampled_from(
+    ["allowed: count +", "priority: never", "extends: v17-slapping.yaml", "slapping: 3", "hits: {books: 7}",
+     "name:", "  when: dropper", "remove: [a.b]", "counters: {w: {initial: 0, events: [{on: fly, target: x}]}}",
+     "deal: {hand_size: 0}", "pack: {ranks: []}", "endings: {tonk_out: {winners: 3}}"])), max_size=4))
+def test_fuzz_mutated_rulesets(tmp_path_factory, edits: list[tuple[int, str]]) -> None:
+    d = tmp_path_factory.mktemp("fuzz")
+    (d / "v17-slapping.yaml").write_text(RULESET_TEXT)
+    p = d / "r.yaml"
+    p.write_text("\n".join(_apply_edits(["extends: v17-slapping.yaml", "name: fuzz"] + RULESET_TEXT.splitlines()[3:],
+                                        edits)) + "\n")
+    try:
+        load_ruleset(p)
+    except LoadError as exc:
+        assert exc.diagnostics
