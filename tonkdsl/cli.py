@@ -216,6 +216,55 @@ def simulate_cmd(ruleset: str, hands: int, players: int, seed: int, bots: str, s
     click.echo(f"mean actions per hand: {data['mean_actions_per_hand']:.1f}")
 
 
+@main.command("play")
+@click.argument("ruleset", required=False)
+@click.option("--players", default=3, show_default=True, type=click.IntRange(2, 12))
+@click.option("--seed", default=None, type=int, help="Seed of the deals (default: a random one, shown).")
+@click.option("--bots", default="greedy", show_default=True,
+              help="The bots at the other seats: one for all, or a comma-separated list (random, greedy, montecarlo).")
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--hands", default=None, type=click.IntRange(1), help="Hands in the session (default: the ruleset's, or 1).")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option("--save", "save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the game after every action (atomically) to this file.")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False, path_type=Path),
+              help="Continue a game saved with --save.")
+def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, stake: int, hands: int | None,
+             name: str, save: Path | None, resume: Path | None) -> None:
+    """Play Tonk against bots in the terminal under any ruleset.
+
+    Type actions as in scenario files ('draw stock', 'spread 8D 8H 8C', 'hit 8S on 1',
+    'discard 6S', 'drop'), a number from the menu, or a short form; 'help' lists them."""
+    import random as _random
+
+    from tonkdsl.play import Player, new_game, resume_game
+    from tonkdsl.screen import Screen
+
+    try:
+        if resume is not None:
+            game = resume_game(resume)
+            if save is not None:
+                game.save_path = save
+        else:
+            if ruleset is None:
+                raise click.UsageError("give a RULESET to play, or --resume FILE")
+            if seed is None:
+                seed = _random.SystemRandom().randrange(2**31)
+            game = new_game(ruleset, players=players, bots=[b.strip() for b in bots.split(",") if b.strip()],
+                            stake=stake, hands=hands, seed=seed, save=save, name=name)
+    except LoadError as exc:
+        _bad_input(exc, False)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    screen = Screen()
+    screen.say(f"{game.ruleset.name}: {len(game.names)} players ({', '.join(game.names)}), seed {game.seed}"
+               + (f", saved to {game.save_path}" if game.save_path else ""))
+
+    def read(prompt: str) -> str:
+        return input(prompt)
+    sys.exit(Player(game, screen, read).run())
+
+
 @main.command("lint")
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,

@@ -21,7 +21,7 @@ from tonkdsl.session import HandRecord, Session
 from tonkdsl.yamlsrc import Source, load_yaml_file
 
 _KEYS = ("ruleset", "players", "dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "expect",
-         "deals", "session_hands")
+         "deals", "session_hands", "play")
 _DEAL_KEYS = ("seed", "hands", "upcard", "stock", "actions", "expect", "side_bets")
 _EXPECT_KEYS = ("end", "winners", "payouts", "counts", "scores", "error", "next")
 _SESSION_EXPECT_KEYS = ("ledger", "scores", "settlement", "winners", "error")
@@ -124,7 +124,7 @@ class Result:
             "settlement": {n: money[i] for i, n in enumerate(names)},
             "winners": [names[w] for w in winners],
             "actions_applied": self.applied,
-            "next": None,
+            "next": self.hands[-1]["next"] if self.hands and self.hands[-1]["end"] is None else None,
         }
 
 
@@ -385,9 +385,12 @@ def _replay_session(scn: Scenario) -> Result:
             return Result(scn, state, total, {"hand": h + 1, **error})
         if not state.is_terminal():
             nxt = names[state.current_player()]
+            if h == len(scn.deals) - 1:  # a session still being played (a saved game)
+                results.append(_hand_json(names, state, applied, scn.ruleset_ref))
+                break
             return Result(scn, state, total, {"hand": h + 1, "index": applied, "action": "",
                                               "message": f"hand {h + 1} is not over (next: {nxt}); "
-                                                         "every hand of a session must end"})
+                                                         "only the last hand of a session may be unfinished"})
         record = session.finish_hand(state, named_suits=deal_.named_suits, bettors=deal_.bettors)
         results.append(_record_json(names, state, applied, scn.ruleset_ref, record))
     assert state is not None

@@ -6,7 +6,9 @@ only what the player may know (their own hand, the table, how many cards the oth
 from __future__ import annotations
 
 from tonkdsl.cards import Pack
+from tonkdsl.melds import MeldRules
 from tonkdsl.engine import State
+from tonkdsl.rng import Rng
 
 
 class View:
@@ -19,6 +21,11 @@ class View:
     @property
     def pack(self) -> Pack:
         return self._state.pack
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        """The ruleset's spreads and hits (public knowledge)."""
+        return self._state.melds
 
     @property
     def phase(self) -> str:
@@ -77,6 +84,29 @@ class View:
     @property
     def stake(self) -> int:
         return self._state.stake
+
+    def unseen(self) -> list[int]:
+        """Cards this player has not seen: the others' hands and the stock."""
+        st = self._state
+        seen = set(st.hands[self.seat]) | set(st.discard_pile)
+        for sp in st.spreads:
+            seen.update(sp.cards)
+        return [c for c in range(len(st.pack)) if c not in seen]
+
+    def determinize(self, rng: Rng) -> State:
+        """A full state consistent with what this player sees: the unseen cards are dealt at
+        random to the other hands (each keeping its size) and the stock. For search bots."""
+        st = self._state
+        cards = self.unseen()
+        rng.shuffle(cards)
+        world = st.clone()
+        for seat in range(st.num_players):
+            if seat != self.seat:
+                n = len(st.hands[seat])
+                world.hands[seat] = cards[:n]
+                cards = cards[n:]
+        world.stock = cards
+        return world
 
 
 def observation(state: State, seat: int) -> View:

@@ -1,0 +1,112 @@
+"""tonk play driven through stdin: a whole session, bad input, save and resume after a kill."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from tonkdsl.play import parse_input
+from tonkdsl import actions as A
+from tonkdsl.scenario import load_scenario, replay
+
+TONK = [sys.executable, "-m", "tonkdsl"]
+ENV = {**os.environ, "NO_COLOR": "1"}
+
+
+def play(args: list[str], lines: list[str], timeout: int = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(TONK + ["play", *args], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          timeout=timeout, env=ENV)
+
+
+def test_a_whole_hand_to_the_end() -> None:
+    # Draw from the stock and discard the first card listed, every turn, until the hand ends.
+    res = play(["standard", "--seed", "11", "--players", "3"], ["s", "1"] * 60)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "Hand 1 of 1" in out and "Your hand:" in out
+    assert "== hand over:" in out and "== session over ==" in out
+    assert "\x1b[" not in out  # plain text when piped
+
+
+def test_bad_input_gets_a_message_and_the_same_prompt() -> None:
+    res = play(["standard", "--seed", "11"], ["fly away", "42", "discard 7Z", "quit"])
+    assert res.returncode == 0
+    assert "Not possible: 'fly away' is not an action; actions are: drop | draw stock" in res.stdout
+    assert "Not possible: there is no choice 42 in the menu (1-3)" in res.stdout
+    assert "Not possible: '7Z' is not a card: unknown suit" in res.stdout
+    assert "Traceback" not in res.stdout + res.stderr
+
+
+def test_help_rules_hint() -> None:
+    res = play(["speno", "--seed", "5"], ["help", "rules", "hint", "quit"])
+    assert "sp 8D 8H 8C" in res.stdout
+    assert "drop:" in res.stdout and "wins_if:" in res.stdout
+    assert "The montecarlo bot would play:" in res.stdout
+
+
+def test_resume_after_the_process_was_killed(tmp_path: Path) -> None:
+    save = tmp_path / "game.yaml"
+    proc = subprocess.Popen(TONK + ["play", "standard", "--seed", "11", "--save", str(save)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    assert proc.stdin is not None
+    proc.stdin.write("s\n1\n")
+    proc.stdin.flush()
+    deadline = time.time() + 30
+    while time.time() < deadline:  # wait until the bots have answered our discard
+        if save.exists():
+            actions = (yaml.safe_load(save.read_text())["deals"][0]["actions"])
+            if sum(a.startswith("You ") for a in actions) >= 2:
+                break
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    saved = yaml.safe_load(save.read_text())
+    done = saved["deals"][0]["actions"]
+    assert "You draw stock" in done and sum(a.startswith("You ") for a in done) >= 2
+    # The save is a valid scenario that replays, and the game goes on from there.
+    result = replay(load_scenario(save))
+    data = result.to_json()
+    assert data["actions_applied"] == len(done)
+    res = play(["--resume", str(save)], ["quit"])
+    assert res.returncode == 0, res.stderr
+    state = result.state
+    hand = " ".join(state.pack.names[c] for c in state.hands[0])
+    if state.current_player() == 0:
+        assert f"Your hand: {hand}" in res.stdout
+    assert "Hand 1 of 1" not in res.stdout  # not dealt again
+
+
+def test_a_damaged_save_is_refused(tmp_path: Path) -> None:
+    save = tmp_path / "game.yaml"
+    play(["standard", "--seed", "11", "--save", str(save)], ["s", "1", "quit"])
+    text = save.read_text()
+    assert "You draw stock" in text
+    save.write_text(text.replace("You draw stock", "You draw sock", 1))
+    res = play(["--resume", str(save)], ["quit"])
+    assert res.returncode == 2
+    assert "game.yaml" in res.stderr and "write 'draw stock' or 'draw discard'" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_a_save_that_is_not_a_game(tmp_path: Path) -> None:
+    scenario = Path(__file__).parent / "scenarios" / "v18-big-one.yaml"
+    target = tmp_path / "s.yaml"
+    target.write_text(scenario.read_text().replace("../variations/", str(scenario.parent.parent / "variations") + "/"))
+    res = play(["--resume", str(target)], ["quit"])
+    assert res.returncode == 2 and "error[save-play]" in res.stderr
+
+
+def test_parse_input_short_forms() -> None:
+    legal = [A.Drop(), A.DrawStock(), A.DrawDiscard()]
+    assert parse_input("2", legal) == A.DrawStock()
+    assert parse_input("s", legal) == A.DrawStock()
+    assert parse_input("t", legal) == A.DrawDiscard()
+    assert parse_input("k", legal) == A.Drop()
+    assert parse_input("6s", legal) == A.Discard("6S")
+    assert parse_input("sp 8d 8h 8c", legal) == A.Spread(("8D", "8H", "8C"))
+    assert parse_input("h 8S 1", legal) == A.Hit(("8S",), 1)
+    assert parse_input("hit 8S on 2", legal) == A.Hit(("8S",), 2)

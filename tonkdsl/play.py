@@ -1,0 +1,313 @@
+"""``tonk play``: a person plays a session of Tonk against bots in the terminal.
+
+The game is saved after every action (atomically: written to a temporary file, then renamed)
+as a session scenario, so ``tonk replay FILE`` replays it and ``tonk play --resume FILE``
+continues exactly where it stopped, also after the process was killed. Bot decisions are seeded
+per action, so a resumed game goes on as it would have.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import yaml
+
+from tonkdsl import actions as A
+from tonkdsl.bots import BOTS, Policy
+from tonkdsl.dealer import cut_for_deal
+from tonkdsl.diagnostics import Diagnostic, LoadError
+from tonkdsl.engine import IllegalAction, State
+from tonkdsl.loader import load_ruleset, resolve_name
+from tonkdsl.rng import Rng, derive_seed
+from tonkdsl.ruleset import Ruleset
+from tonkdsl.scenario import load_scenario
+from tonkdsl.screen import Screen
+from tonkdsl.session import Session
+from tonkdsl.view import observation
+
+HUMAN = "human"
+STRONGEST = "montecarlo"
+HELP = """Type an action, its number in the menu, or a short form:
+  s / stock          draw from the stock        t / take      take the top discard
+  k / drop           drop (knock)               claim         claim an automatic win
+  sp 8D 8H 8C        spread those cards         h 8S 1        hit 8S on spread 1
+  6S / discard 6S    discard a card             slap 8S on 1  slap the discard onto spread 1
+Commands: help, rules (what the ruleset says about this choice), hint (what the strongest bot
+would do), quit (the game is saved when --save is given)."""
+SHORT = {"s": "draw stock", "stock": "draw stock", "t": "draw discard", "take": "draw discard",
+         "pile": "draw discard", "k": "drop", "knock": "drop", "tonk": "drop"}
+
+
+@dataclass
+class Game:
+    ruleset: Ruleset
+    ruleset_ref: str
+    names: list[str]
+    seats: list[str]  # "human" or a bot name, per seat
+    stake: int
+    hands: int
+    seed: int
+    first_dealer: int
+    save_path: Path | None = None
+    session: Session = field(init=False)
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    state: State | None = None
+
+    def __post_init__(self) -> None:
+        self.session = Session(self.ruleset, len(self.names), stake=self.stake, hands=self.hands,
+                               dealer=self.first_dealer)
+
+    # --- hands ------------------------------------------------------------------------------
+    def start_hand(self) -> State:
+        index = self.session.index
+        seed = derive_seed(self.seed, index)
+        state = self.session.start_hand(seed=seed)
+        names = state.pack.names
+        self.deals.append({
+            "seed": seed,
+            "hands": {self.names[s]: [names[c] for c in state.dealt_hands[s]] for s in range(len(self.names))},
+            **({"upcard": names[state.discard_pile[0]]} if state.discard_pile else {}),
+            "stock": [names[c] for c in reversed(state.stock)],
+            "actions": [],
+        })
+        self.state = state
+        self.save()
+        return state
+
+    def apply(self, seat: int, action: A.Action) -> None:
+        assert self.state is not None
+        self.state.apply(action, player=seat)
+        self.deals[-1]["actions"].append(f"{self.names[seat]} {action}")
+        self.save()
+
+    def finish_hand(self) -> None:
+        assert self.state is not None and self.state.is_terminal()
+        self.session.finish_hand(self.state)
+        self.state = None
+        self.save()
+
+    def bot(self, seat: int) -> Policy:
+        return BOTS[self.seats[seat]]
+
+    def bot_rng(self) -> Rng:
+        """A generator for the next bot decision, fixed by the game's seed and position."""
+        n = len(self.deals[-1]["actions"]) if self.deals else 0
+        return Rng(derive_seed(self.seed ^ 0xB07, self.session.index * 100_003 + n))
+
+    # --- saving -----------------------------------------------------------------------------
+    def to_yaml(self) -> str:
+        data = {
+            "ruleset": self.ruleset_ref,
+            "players": self.names,
+            "dealer": self.names[self.first_dealer],
+            "stake": self.stake,
+            "session_hands": self.hands,
+            "play": {"seats": self.seats, "seed": self.seed},
+            "deals": self.deals,
+        }
+        head = "# A game of tonk play: `tonk play --resume FILE` continues it, `tonk replay FILE` replays it.\n"
+        return head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
+
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        path = self.save_path
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent or Path(".")))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(self.to_yaml())
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)  # atomic: a reader sees the old save or the new one, never half
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+
+def new_game(ruleset_ref: str, *, players: int, bots: Sequence[str], stake: int, hands: int | None, seed: int,
+             save: Path | None, name: str = "You") -> Game:
+    path = resolve_name(ruleset_ref) if not ruleset_ref.endswith((".yaml", ".yml")) else Path(ruleset_ref)
+    rs = load_ruleset(path)
+    ref = ruleset_ref if not ruleset_ref.endswith((".yaml", ".yml")) else str(Path(ruleset_ref).resolve())
+    if not rs.players_min <= players <= rs.players_max:
+        raise ValueError(f"{rs.name} is for {rs.players_min} to {rs.players_max} players")
+    kinds = list(bots) or ["greedy"]
+    if len(kinds) == 1:
+        kinds = kinds * (players - 1)
+    if len(kinds) != players - 1:
+        raise ValueError(f"--bots names {len(kinds)} bots for {players - 1} seats")
+    for k in kinds:
+        if k not in BOTS:
+            raise ValueError(f"unknown bot '{k}' (bots: {', '.join(BOTS)})")
+    names = [name] + [f"{k.capitalize()}{i}" for i, k in enumerate(kinds, 1)]
+    dealer, _cuts = cut_for_deal(rs, players, Rng(seed))
+    total = hands or rs.session.hands or 1
+    return Game(rs, ref, names, [HUMAN] + kinds, stake, total, seed, dealer, save)
+
+
+def resume_game(path: Path) -> Game:
+    """Load a saved game, checked like any scenario, and replay it to where it stopped."""
+    scn = load_scenario(path)
+    raw = scn.source.data
+    play = raw.get("play")
+    seats = play.get("seats") if isinstance(play, dict) else None
+    seed = play.get("seed") if isinstance(play, dict) else None
+    if (not isinstance(seats, list) or len(seats) != len(scn.players) or seats.count(HUMAN) != 1
+            or any(s != HUMAN and s not in BOTS for s in seats) or not isinstance(seed, int)):
+        raise LoadError([scn.source.diagnostic(
+            "save-play", "this is not a saved game of tonk play: 'play' must give 'seats' (human or a bot "
+            "for each player) and 'seed'", ("play",))])
+    game = Game(scn.ruleset, scn.ruleset_ref, scn.players, list(seats), scn.stake,
+                scn.session_hands or len(scn.deals), seed, scn.dealer, path)
+    for i, d in enumerate(scn.deals):
+        state = game.session.start_hand(seed=d.seed, layout=d.layout)
+        game.deals.append(raw["deals"][i] | {"actions": []})
+        game.state = state
+        for j, (seat, act, text) in enumerate(d.actions):
+            try:
+                state.apply(act, player=seat)
+            except IllegalAction as exc:
+                raise LoadError([scn.source.diagnostic(
+                    "save-action", f"the saved action '{text}' is not legal ({exc}): the file was changed or "
+                    "damaged", ("deals", i, "actions", j))]) from None
+            game.deals[-1]["actions"].append(text)
+        if state.is_terminal():
+            game.session.finish_hand(state)
+            game.state = None
+        elif i != len(scn.deals) - 1:
+            raise LoadError([scn.source.diagnostic(
+                "save-unfinished", f"hand {i + 1} of the save is not over, but another hand follows it",
+                ("deals", i))])
+    return game
+
+
+Reader = Callable[[str], str]
+
+
+class Player:
+    """The terminal loop: bots play their turns, the person is asked for theirs."""
+
+    def __init__(self, game: Game, screen: Screen, read: Reader) -> None:
+        self.game, self.screen, self.read = game, screen, read
+
+    def run(self) -> int:
+        g = self.game
+        while True:
+            if g.state is None:
+                if g.session.is_over():
+                    return self.finish()
+                started = g.start_hand()
+                self.screen.say(f"\nHand {g.session.index + 1} of {g.hands}: {g.names[started.dealer]} deals.")
+            state = g.state
+            assert state is not None
+            if state.is_terminal():
+                self.show_end(state)
+                g.finish_hand()
+                continue
+            seat = state.current_player()
+            if g.seats[seat] != HUMAN:
+                action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
+                g.apply(seat, action)
+                self.screen.say(f"{g.names[seat]}: {action}")
+                continue
+            if not self.human_turn(state, seat):
+                self.screen.say("Game saved." if g.save_path else "Bye.")
+                return 0
+
+    def human_turn(self, state: State, seat: int) -> bool:
+        g = self.game
+        view = observation(state, seat)
+        legal = state.legal_actions()
+        self.screen.show_turn(view, g.names, legal, g.session.ledger,
+                              g.session.scores if g.ruleset.score_sheet != "money" else None)
+        while True:
+            try:
+                text = self.read("> ").strip()
+            except EOFError:
+                return False
+            if not text:
+                continue
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                return False
+            if word in ("help", "?"):
+                self.screen.say(HELP)
+                continue
+            if word == "rules":
+                self.screen.say(rules_for(g.ruleset, state.phase))
+                continue
+            if word == "hint":
+                hint = BOTS[STRONGEST](view, legal, g.bot_rng())
+                self.screen.say(f"The {STRONGEST} bot would play: {hint}")
+                continue
+            if word in ("menu", "m"):
+                self.screen.say("  " + "   ".join(f"[{i}] {a}" for i, a in enumerate(legal, 1)))
+                continue
+            try:
+                action = parse_input(text, legal)
+                g.apply(seat, action)
+            except (A.ActionSyntaxError, IllegalAction) as exc:
+                self.screen.say(f"Not possible: {exc}. Type 'help' for the actions, or a number from the menu.")
+                continue
+            return True
+
+    def show_end(self, state: State) -> None:
+        out = state.outcome()
+        assert out is not None
+        names = state.pack.names
+        self.screen.show_end(out, self.game.names, [[names[c] for c in h] for h in state.hands])
+
+    def finish(self) -> int:
+        g = self.game
+        settle = g.session.settlement()
+        self.screen.say("\n== session over ==")
+        for seat, name in enumerate(g.names):
+            self.screen.say(f"  {name}: {settle.money[seat]:+d}")
+        self.screen.say("Won by " + ", ".join(g.names[s] for s in settle.winners))
+        return 0
+
+
+def parse_input(text: str, legal: Sequence[A.Action]) -> A.Action:
+    """A menu number, a short form, a bare card (a discard) or a full action."""
+    words = text.split()
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= len(legal):
+            raise A.ActionSyntaxError(f"there is no choice {n} in the menu (1-{len(legal)})")
+        return legal[n - 1]
+    head = words[0].lower()
+    if head in SHORT and len(words) == 1:
+        return A.parse_action(SHORT[head])
+    if head == "sp":
+        return A.parse_action("spread " + " ".join(words[1:]))
+    if head == "h" and len(words) >= 3:
+        rest = words[1:]
+        if rest[-2].lower() != "on":
+            rest = rest[:-1] + ["on", rest[-1]]
+        return A.parse_action("hit " + " ".join(rest))
+    if len(words) == 1 and head not in ("drop", "claim"):
+        try:
+            return A.parse_action("discard " + words[0])
+        except A.ActionSyntaxError:
+            raise A.ActionSyntaxError(f"'{text}' is not an action or a card") from None
+    return A.parse_action(text)
+
+
+def rules_for(rs: Ruleset, phase: str) -> str:
+    """What the ruleset says about the current choice, as YAML."""
+    d = rs.data
+    if phase == "start":
+        parts = {"turn": {k: d["turn"][k] for k in ("drop", "draw", "claim") if k in d["turn"]},
+                 "stock": d.get("stock")}
+    else:
+        parts = {"melds": d.get("melds"), "hits": d.get("hits"), "turn": {"discard": d["turn"].get("discard")},
+                 "going_out": d.get("going_out")}
+    return yaml.safe_dump({k: v for k, v in parts.items() if v}, sort_keys=False).rstrip()
+
+
+def diagnostics_text(diags: Sequence[Diagnostic]) -> str:
+    return "\n".join(d.render() for d in diags)
