@@ -296,6 +296,79 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
 
 
+@main.command("explain")
+@click.argument("ruleset")
+@click.option("--format", "fmt", type=click.Choice(["md", "text", "html"]), default="text", show_default=True)
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1), help="Work amounts out for this stake.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
+def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None:
+    """Print a complete rules sheet of RULESET, made from its data."""
+    from tonkdsl.explain import explain
+
+    try:
+        rs = load_ruleset(_target(ruleset))
+    except LoadError as exc:
+        _bad_input(exc, False)
+    text = explain(rs, fmt, stake)
+    if output is not None:
+        output.write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command("diff")
+@click.argument("a")
+@click.argument("b")
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
+def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
+    """Say in plain words how ruleset B differs from ruleset A, each with its YAML path.
+
+    Exit 0 when they are the same, 1 when they differ, 2 on bad input."""
+    from tonkdsl.explain.diff import diff
+    from tonkdsl.loader import load_doc
+
+    try:
+        for ref in (a, b):
+            load_ruleset(_target(ref))
+        da, db = load_doc(_target(a)).data, load_doc(_target(b)).data
+    except LoadError as exc:
+        _bad_input(exc, as_json)
+    found = diff(da, db, stake)
+    if as_json:
+        click.echo(json.dumps([{"path": d.path, "text": d.text} for d in found], indent=2))
+    else:
+        for d in found:
+            click.echo(f"{d.text}  ({d.path})")
+        click.echo(f"{len(found)} difference{'s' * (len(found) != 1)} between {a} and {b}")
+    sys.exit(EXIT_FAIL if found else EXIT_OK)
+
+
+@main.command("new")
+@click.argument("name")
+@click.option("--from", "base", default="standard", show_default=True, help="The ruleset to start from.")
+@click.option("--dir", "folder", default=".", type=click.Path(file_okay=False, path_type=Path), show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite existing files.")
+def new_cmd(name: str, base: str, folder: Path, force: bool) -> None:
+    """Write a starter ruleset NAME.yaml (extending --from) and a starter scenario NAME-hand.yaml."""
+    from tonkdsl.starter import write_starter
+
+    try:
+        paths = write_starter(name, base, folder, force=force)
+    except LoadError as exc:
+        _bad_input(exc, False)
+    except FileExistsError as exc:
+        raise click.UsageError(f"{exc} exists already (use --force to overwrite)") from None
+    for p in paths:
+        click.echo(f"wrote {p}")
+    click.echo(f"next: edit {paths[0]}, then 'tonk validate {paths[0]}', 'tonk lint {paths[0]}' and "
+               f"'tonk check {paths[1]}'")
+
+
+def _target(ref: str) -> str | Path:
+    return Path(ref) if ref.endswith((".yaml", ".yml")) or "/" in ref else ref
+
+
 @main.command("schema")
 @click.option("--path", "show_path", is_flag=True, help="Print the schema file's path instead of its text.")
 def schema_cmd(show_path: bool) -> None:

@@ -1,0 +1,278 @@
+"""``tonk explain``: a complete rules sheet made from a ruleset's data.
+
+Every sentence is built from the ruleset: its pack, deal, automatic wins, turn, spreads, hits,
+waiting counters, endings and payouts (with amounts worked out for the stake), scoring and
+session rules. Nothing is written per ruleset.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from tonkdsl.cards import JOKER
+from tonkdsl.explain.words import amount, words
+from tonkdsl.ruleset import Ending, Ruleset, Transfer
+
+_ENDING_TITLE = {
+    "tonk_out": "Going out without a discard (tonk out)",
+    "out_on_discard": "Going out on the final discard",
+    "drop_won": "A drop won by the dropper",
+    "drop_caught": "A drop that is caught",
+    "stock_exhausted": "An exhausted stock",
+}
+_SEVERAL = {
+    "redeal": "no one is paid and the cards are dealt again",
+    "dead_hand": "the hand is dead: no one is paid",
+    "all_paid": "every one of them is paid, each by every player without an automatic win",
+    "best": "only the best is paid",
+}
+_TIE = {"redeal": "the cards are dealt again", "dead_hand": "the hand is dead", "nearest_left":
+        "the one nearest the dealer's left wins", "all_paid": "all of them are paid"}
+_EVENTS = {"turn_start": "a turn starts", "drew": "the player draws", "drew_stock": "the player draws from the stock",
+           "drew_discard": "the player takes the discard", "spread_laid": "the player lays a new spread",
+           "spread_hit": "a spread is hit", "discarded": "the player discards", "round_end": "a round ends"}
+_TARGET = {"actor": "the player's", "owner": "the spread owner's", "everyone": "everyone's"}
+
+
+@dataclass
+class Section:
+    title: str
+    lines: list[str] = field(default_factory=list)  # paragraphs; a leading "- " makes a bullet
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _transfer(t: Transfer, stake: int) -> str:
+    when = "" if t.when is None else f" when {words(t.when.source)}"
+    return (f"- {_cap(words(t.payers.source))} pays {words(t.payees.source)} {amount(t.amount.source, stake)} "
+            f"each{when} ({t.id}).")
+
+
+def build(rs: Ruleset, stake: int = 1) -> list[Section]:
+    d = rs.data
+    pack = rs.pack
+    out: list[Section] = []
+    intro = Section(rs.name, [rs.description] if rs.description else [])
+    intro.lines.append(f"For {rs.players_min} to {rs.players_max} players. Amounts below are for a stake of {stake}.")
+    out.append(intro)
+
+    ranks = list(dict.fromkeys(r for r in pack.ranks if r != JOKER))
+    suits = [s for s in dict.fromkeys(pack.suits) if s is not None]
+    jokers = sum(1 for s in pack.suits if s is None)
+    p = Section("The pack")
+    p.lines.append(f"{len(pack)} cards: {' '.join(ranks)} in each suit ({' '.join(suits)})"
+                   + (f", and {jokers} jokers" if jokers else ", no jokers") + ".")
+    values: dict[str, int] = {}
+    for c in range(len(pack)):
+        values.setdefault(pack.ranks[c], pack.values[c])
+    p.lines.append("Card values: " + ", ".join(f"{r} {v}" for r, v in values.items()) + ".")
+    order = [r for r in d["pack"]["run_order"]]
+    wrap = "runs turn the corner from the last to the first" if pack.run_wraps else \
+        f"{order[0]} is low only: runs do not turn the corner"
+    p.lines.append(f"In runs the cards follow {' '.join(map(str, order))}; {wrap}.")
+    wild = d["pack"].get("wild") or []
+    if wild:
+        where = "they may stand for any card in spreads" if rs.wild_in_melds else "but they may not be used in spreads"
+        p.lines.append(f"Wild cards: {', '.join(map(str, wild))}; {where}.")
+    out.append(p)
+
+    deal = Section("The deal")
+    first = {"highest_cut": "Each player cuts a card; the highest deals first (equal cards cut again).",
+             "lowest_cut": "Each player cuts a card; the lowest deals first (equal cards cut again).",
+             "first_seat": "The first player listed deals first."}[rs.first_dealer]
+    deal.lines.append(first + f" After each hand the deal passes to the {rs.rotation}.")
+    up = ("The next card is turned face up to start the discard pile; the rest is the face-down stock."
+          if rs.upcard else "No card is turned up: the discard pile starts with the first discard; the rest is the stock.")
+    deal.lines.append(f"The dealer deals {rs.hand_size} cards to each player, one at a time, starting at the dealer's "
+                      f"left. {up}")
+    out.append(deal)
+
+    if rs.deal_wins:
+        w = Section("Automatic wins on the deal")
+        for r in rs.deal_wins:
+            payers = words(r.payers.source) if r.payers else "each other player without an automatic win"
+            timing = (f"may claim a win at the start of their turn while {words(r.claim.source)}"
+                      if r.claim is not None else "wins at once and the hand is not played")
+            extra = f" (priority {r.priority})" if rs.several_deal_wins == "best" else ""
+            w.lines.append(f"- {r.id}{extra}: when {words(r.when.source)}, the player {timing}; {payers} pays "
+                           f"{amount(r.pays.source, stake)}.")
+            for e in r.scores:
+                w.lines.append(f"  Score sheet: {words(e.players.source)} each add {words(e.points.source)}.")
+        several = _SEVERAL[rs.several_deal_wins]
+        w.lines.append(f"If several players have an automatic win, {several}.")
+        if rs.several_deal_wins == "best":
+            prefs = [f"for {r.id} the {r.prefer.replace('_', ' ')} is better" for r in rs.deal_wins if r.prefer]
+            if prefs:
+                w.lines.append("Among equal priorities, " + "; ".join(prefs) + ".")
+            ties = [f"{r.id}: {_TIE[r.tie]}" for r in rs.deal_wins if r.tie]
+            w.lines.append(f"If the best is shared, {_TIE[rs.deal_win_tie]}" + (f" (except {'; '.join(ties)})" if ties else "") + ".")
+        out.append(w)
+
+    turn = Section("A turn")
+    turn.lines.append(f"Play starts at the dealer's left and goes {'clockwise'}.")
+    drop_when = "" if rs.drop_allowed.source.strip() == "true" else f" if {words(rs.drop_allowed.source)}"
+    turn.lines.append(f"At the start of your turn you may drop{drop_when}: you show your hand and claim the lowest "
+                      f"count. The drop is won when {words(rs.drop_wins_if.source)}; otherwise it is caught.")
+    sources = {"stock": "the top card of the stock", "discard": "the top card of the discard pile"}
+    turn.lines.append(f"Otherwise you take {' or '.join(sources[s] for s in rs.draw_from)} into your hand.")
+    if rs.discard_must_be_used:
+        turn.lines.append("A card taken from the discard pile must go into a spread at once.")
+    turn.lines.append("Then you may lay spreads and hit spreads on the table, and you end your turn by discarding "
+                      "one card face up." + (" You may not discard the card you took from the discard pile in the "
+                                             "same turn." if rs.not_the_card_taken else ""))
+    if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
+        exc = f", except when {words(rs.hold_except.source)}" if rs.hold_except is not None else ""
+        turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
+    go = "" if rs.going_out_allowed.source.strip() == "true" else \
+        f" Going out is only possible when {words(rs.going_out_allowed.source)}; otherwise an empty hand counts 0 " \
+        "and the turn passes."
+    turn.lines.append("Emptying your hand ends the hand." + go)
+    stock = {"draw_from_empty": "When the stock is empty, play goes on with the discard pile; the hand ends when a "
+                                "player would draw from the empty stock.",
+             "last_card_drawn": "The hand ends when the last card of the stock has been drawn and the turn is over.",
+             None: "The ruleset does not say what happens when the stock runs out."}[rs.stock_exhausted]
+    turn.lines.append(stock)
+    out.append(turn)
+
+    m = Section("Spreads")
+    m.lines.append(f"A book is {rs.book_min} to {rs.book_max} cards of one rank. A run is {rs.run_min} or more "
+                   "cards in sequence in one suit" + (f", at most {rs.run_max}" if rs.run_max else "") + ".")
+    if jokers and not rs.jokers_in_melds and JOKER not in map(str, wild):
+        m.lines.append("Jokers are never part of a spread.")
+    m.lines.append("Cards laid in spreads no longer count toward your hand.")
+    out.append(m)
+
+    hits = Section("Hitting")
+    if not rs.hit_books and not rs.hit_runs:
+        hits.lines.append("Spreads on the table cannot be hit.")
+    else:
+        whose = {"any": "any player's", "own": "your own", "others": "the other players'"}[rs.hit_spreads]
+        kinds = []
+        if rs.hit_runs:
+            kinds.append("extend a run at either end")
+        if rs.hit_books:
+            kinds.append(f"add cards to a book (up to {rs.book_max})")
+        hits.lines.append(f"You may hit {whose} spreads: {_list(kinds)}.")
+        if not rs.hit_books:
+            hits.lines.append("Books cannot be hit.")
+        if rs.hits_per_turn:
+            hits.lines.append(f"At most {rs.hits_per_turn} card(s) may be played onto spreads in one turn.")
+        if rs.hit_ends_turn:
+            hits.lines.append("A turn in which you hit ends at once, without a discard.")
+    if rs.slapping is not None:
+        slap = rs.slapping
+        who = "the first player to slap" if slap.priority == "first" else "only the next player in turn"
+        extra = "then discards an extra card" if slap.extra_discard else "gets no extra turn"
+        hits.lines.append(f"Slapping: when a discard could extend a spread, {who} may play it there"
+                       + ("" if slap.allowed.source.strip() == "true" else f" (when {words(slap.allowed.source)})")
+                       + f", and {extra}" + ("" if slap.own_card_extra_discard else "; the discarder who slaps his own "
+                                                                                   "card gets no extra discard")
+                       + ". The card is dead once the next player draws.")
+    out.append(hits)
+
+    if rs.counters:
+        wait = Section("Waiting")
+        for counter in rs.counters:
+            wait.lines.append(f"Each player has a {counter.name} counter, {counter.initial} at the start of a hand"
+                           + (f", never below {counter.floor}" if counter.floor is not None else "") + ".")
+            for ev in counter.events:
+                change = (f"becomes {ev.set}" if ev.set is not None and not ev.add else
+                          f"goes {'up' if (ev.add or 0) > 0 else 'down'} by {abs(ev.add or 0)}")
+                cond = f" and {words(ev.when.source)}" if ev.when is not None else ""
+                once = f" (once per {ev.once_per})" if ev.once_per else ""
+                wait.lines.append(f"- When {_EVENTS[ev.on]}{cond}, {_TARGET[ev.target]} {counter.name} {change}{once}.")
+        out.append(wait)
+
+    ends = Section("How a hand ends, and who pays")
+    for kind, title in _ENDING_TITLE.items():
+        ending: Ending | None = rs.endings.get(kind)
+        if ending is None:
+            continue
+        ends.lines.append(f"{title}: won by {words(ending.winners.source)}" +
+                       (f"; but when {words(ending.void_if.source)} the hand is dead and no one pays"
+                        if ending.void_if is not None else "") + ".")
+        for t in ending.payouts:
+            ends.lines.append(_transfer(t, stake))
+        for sc in ending.scores:
+            when = f" when {words(sc.when.source)}" if sc.when is not None else ""
+            ends.lines.append(f"- Score sheet: {words(sc.players.source)} each add {words(sc.points.source)}{when}.")
+    ends.lines.append("A hand that reaches the engine's turn cap is dead.")
+    out.append(ends)
+
+    sess = Section("Scoring and sessions")
+    sheet = {"money": "Payouts are paid in money.",
+             "units": "Payouts are not paid: they are written on a score sheet in units of the stake and settled at "
+                      "the end of the session.",
+             "points": "No money changes hands: the score sheet keeps the points above"
+                       + (", and the lowest score wins the session." if rs.lowest_score_wins else ".")}[rs.score_sheet]
+    sess.lines.append(sheet)
+    if rs.session.hands:
+        sess.lines.append(f"A session is {rs.session.hands} hands.")
+    if rs.session.big_one_last:
+        sess.lines.append(f"The Big One: the last {rs.session.big_one_last} hand(s) of a session are played for "
+                          f"{rs.session.big_one_multiplier} x the stake.")
+    for bet in rs.session.side_bets:
+        if bet.kind == "named_suit":
+            sess.lines.append(f"Side bet {bet.id}: before dealing the dealer names a suit; each bettor puts "
+                              f"{amount(bet.amount.source, stake)} into a pot; the highest card of that suit dealt to "
+                              "a bettor takes it" + (", else it carries over." if bet.carry_over else "."))
+        else:
+            sess.lines.append(f"Side bet {bet.id}: each player puts {amount(bet.amount.source, stake)} into a pot "
+                              "that the first player to lay a spread of three takes"
+                              + (", carried over from deal to deal until won." if bet.carry_over else "."))
+    out.append(sess)
+    return out
+
+
+def render(sections: list[Section], fmt: str) -> str:
+    if fmt == "md":
+        parts = []
+        for i, s in enumerate(sections):
+            parts.append(("# " if i == 0 else "## ") + s.title)
+            parts.append("\n".join(s.lines) if all(line.startswith(("- ", "  ")) for line in s.lines) else
+                         _md_lines(s.lines))
+        return "\n\n".join(parts).rstrip() + "\n"
+    if fmt == "text":
+        parts = []
+        for i, s in enumerate(sections):
+            parts.append(s.title.upper() if i == 0 else s.title)
+            parts.append("=" * len(s.title) if i == 0 else "-" * len(s.title))
+            parts.extend(s.lines)
+            parts.append("")
+        return "\n".join(parts).rstrip() + "\n"
+    body = []
+    for i, s in enumerate(sections):
+        body.append(f"<h{1 if i == 0 else 2}>{html.escape(s.title)}</h{1 if i == 0 else 2}>")
+        bullets = [line for line in s.lines if line.startswith("- ")]
+        for line in s.lines:
+            if line.startswith("- "):
+                continue
+            body.append(f"<p>{html.escape(line.strip())}</p>")
+        if bullets:
+            body.append("<ul>" + "".join(f"<li>{html.escape(b[2:])}</li>" for b in bullets) + "</ul>")
+    title = html.escape(sections[0].title)
+    return (f"<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n<body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _md_lines(lines: list[str]) -> str:
+    out: list[str] = []
+    for line in lines:
+        if line.startswith(("- ", "  ")):
+            out.append(line)
+        else:
+            if out and out[-1] != "":
+                out.append("")
+            out.append(line)
+            out.append("")
+    return "\n".join(out).strip()
+
+
+def explain(rs: Ruleset, fmt: str = "md", stake: int = 1) -> str:
+    return render(build(rs, stake), fmt)

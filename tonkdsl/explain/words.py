@@ -1,0 +1,132 @@
+"""Expressions in words: ``count in [49, 50]`` -> "a count of 49 or 50".
+
+The renderer walks the same Lark tree the compiler uses, so every expression a ruleset can
+hold has a reading; unusual shapes fall back to the expression itself in quotes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token, Tree
+
+from tonkdsl.expr.compiler import ExprError, parse
+
+_ROLE = {"actor": "the player", "self": "the player", "dropper": "the dropper", "payer": "the payer",
+         "payee": "the payee", "owner": "the spread's owner", "scored": "the player", "dealer": "the dealer"}
+_SETS = {"players": "every player", "others": "every other player", "lowest": "the player(s) with the lowest count",
+         "hand": "the cards in hand", "spread": "the cards of the spread"}
+_NUMS = {"stake": "the stake", "min_count": "the lowest count", "num_players": "the number of players",
+         "stock": "the cards left in the stock", "turn": "the turn number", "round": "the round number",
+         "spreads_on_table": "the spreads on the table", "discards": "the cards in the discard pile"}
+_ATTRS = {"count": "count", "cards": "number of cards", "dealt_count": "count as dealt", "spreads": "spreads laid",
+          "spreads_this_turn": "spreads laid this turn", "hits": "cards hit onto spreads", "turns": "turns",
+          "seat": "seat", "rank": "rank", "suit": "suit", "value": "value", "hand": "hand"}
+_BOOL_ATTRS = {"out_by_spread": "emptied the hand with a new spread", "is_dealer": "is the dealer",
+               "deal_win": "holds an automatic win", "is_wild": "is wild", "is_joker": "is a joker"}
+_CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
+
+
+def words(source: str) -> str:
+    """The expression in words, or the expression quoted when it cannot be read."""
+    try:
+        tree = parse(str(source))
+    except ExprError:
+        return f"'{source}'"
+    try:
+        return _w(tree)
+    except (ValueError, KeyError, IndexError):
+        return f"'{source}'"
+
+
+def _w(t: Tree[Token] | Token, subject: str = "the player") -> str:
+    if isinstance(t, Token):
+        return str(t)
+    d = str(t.data)
+    c = t.children
+    if d == "number":
+        return str(c[0])
+    if d in ("true", "false"):
+        return "always" if d == "true" else "never"
+    if d == "symbol":
+        return str(c[0])
+    if d == "name":
+        n = str(c[0])
+        if n in _ROLE:
+            return _ROLE[n]
+        if n in _SETS:
+            return _SETS[n]
+        if n in _NUMS:
+            return _NUMS[n]
+        if n in _BOOL_ATTRS:
+            return f"{subject} {_BOOL_ATTRS[n]}".strip()
+        return f"{subject}'s {_ATTRS.get(n, n)}" if subject else _ATTRS.get(n, n)
+    if d == "attr":
+        base, attr = c[0], str(c[1])
+        owner = _w(base, subject)
+        if attr in _BOOL_ATTRS:
+            return f"{owner} {_BOOL_ATTRS[attr]}"
+        noun = _ATTRS.get(attr, attr)
+        if owner.startswith(("every", "the player(s)")):
+            return f"the {noun}s of {owner}"
+        return f"{owner}'s {noun}"
+    if d == "list":
+        items = [_w(x, subject) for x in c]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    if d == "range":
+        return f"{_w(c[0], subject)} to {_w(c[1], subject)}"
+    if d in ("add", "sub", "mul", "div", "mod", "pow"):
+        sym = {"add": "+", "sub": "-", "mul": "x", "div": "/", "mod": "mod", "pow": "^"}[d]
+        return f"{_w(c[0], subject)} {sym} {_w(c[1], subject)}"
+    if d == "neg":
+        return f"minus {_w(c[0], subject)}"
+    if d == "not_":
+        inner = _w(c[0], subject)
+        return f"not {inner}" if " " not in inner or str(getattr(c[0], "data", "")) == "name" else f"not ({inner})"
+    if d == "and_":
+        return f"{_w(c[0], subject)} and {_w(c[1], subject)}"
+    if d == "or_":
+        return f"{_w(c[0], subject)}, or {_w(c[1], subject)}"
+    if d == "compare":
+        return f"{_w(c[0], subject)} {_CMP[str(c[1])]} {_w(c[2], subject)}"
+    if d == "in_":
+        return f"{_w(c[0], subject)} is {_w(c[1], subject)}"
+    if d == "not_in":
+        return f"{_w(c[0], subject)} is not {_w(c[1], subject)}"
+    if d == "where":
+        return f"{_w(c[0], subject)} whose {_w(c[1], '')}"
+    if d == "call":
+        fname = str(c[0])
+        arg = _w(c[1], subject) if len(c) > 1 else ""
+        return {"count": f"the number of {arg}", "sum": f"the total of {arg}", "min": f"the lowest of {arg}",
+                "max": f"the highest of {arg}", "any": f"any of {arg}", "all": f"all of {arg}",
+                "abs": f"the size of {arg}", "nearest_left": f"the one of {arg} nearest the dealer's left"}[fname]
+    raise ValueError(d)
+
+
+def amount(source: str, stake: int) -> str:
+    """An amount in words, worked out for ``stake`` when it depends on nothing else."""
+    text = str(source).strip()
+    try:
+        tree = parse(text)
+    except ExprError:
+        return f"'{text}'"
+    value = _fold(tree, stake)
+    if value is not None:
+        return f"{value} ({text})" if text not in (str(value),) else str(value)
+    return words(text)
+
+
+def _fold(t: Any, stake: int) -> int | None:
+    if isinstance(t, Token):
+        return None
+    d = str(t.data)
+    if d == "number":
+        return int(str(t.children[0]))
+    if d == "name" and str(t.children[0]) == "stake":
+        return stake
+    if d in ("add", "sub", "mul"):
+        a, b = _fold(t.children[0], stake), _fold(t.children[1], stake)
+        if a is None or b is None:
+            return None
+        return a + b if d == "add" else a - b if d == "sub" else a * b
+    return None
