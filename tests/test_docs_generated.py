@@ -83,5 +83,5 @@ def test_new_writes_a_valid_starter(tmp_path: Path) -> None:
     assert load_ruleset(rs_path).name == "Our Table"
     r = CliRunner().invoke(main, ["check", str(scn_path)])
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.output
-    r = CliRunner().invoke(main, ["new", "our-table", "--dir", str(tmp_path)])
+    r = CliRunner().invoke(main, ["new", "our-table", "--from", "standard", "--dir", str(tmp_path)])
     assert r.exit_code == 2 and "exists already" in r.output

@@ -346,7 +346,7 @@ def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
 
 @main.command("new")
 @click.argument("name")
-@click.option("--from", "base", default="standard", show_default=True, help="The ruleset to start from.")
+@click.option("--from", "base", required=True, help="The ruleset to start from (a shipped name or a path).")
 @click.option("--dir", "folder", default=".", type=click.Path(file_okay=False, path_type=Path), show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def new_cmd(name: str, base: str, folder: Path, force: bool) -> None:
