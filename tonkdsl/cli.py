@@ -19,7 +19,6 @@ from tonkdsl.loader import load_ruleset
 from tonkdsl.outcome import END_KINDS
 from tonkdsl.resources import schema_path, shipped_ruleset_names
 from tonkdsl.scenario import compare, load_scenario, replay
-from tonkdsl.simulate import simulate
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -162,21 +161,32 @@ def check(scenarios: tuple[Path, ...], as_json: bool) -> None:
 
 
 @main.command("simulate")
-@click.argument("ruleset")
-@click.option("-n", "--hands", default=1000, show_default=True, type=click.IntRange(1, 10_000_000),
-              help="How many hands to play.")
+@click.argument("rulesets", nargs=-1, required=True)
+@click.option("-n", "--hands", default=1000, show_default=True, type=click.IntRange(1, 100_000_000),
+              help="How many hands to play (per ruleset).")
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 12))
 @click.option("--seed", default=0, show_default=True, type=int, help="Master seed; hand i uses a seed derived from it.")
 @click.option("--bots", default="greedy", show_default=True,
-              help="One bot for every seat, or a comma-separated list per seat (random, greedy).")
+              help="One bot for every seat, or a comma-separated list per seat (random, greedy, montecarlo).")
 @click.option("--stake", default=1, show_default=True, type=click.IntRange(1))
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def simulate_cmd(ruleset: str, hands: int, players: int, seed: int, bots: str, stake: int, as_json: bool) -> None:
-    """Play seeded hands between bots and print how often each ending happens."""
-    try:
-        rs = load_ruleset(Path(ruleset) if ruleset.endswith((".yaml", ".yml")) else ruleset)
-    except LoadError as exc:
-        _bad_input(exc, as_json)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Processes on this machine (the totals do not depend on it).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on a Dask cluster (needs the 'dask' extra).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write one JSON line per hand (one ruleset only).")
+@click.option("--plot", "plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="Draw endings and money per seat to a .png or .svg (needs the 'plot' extra).")
+def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int, bots: str, stake: int,
+                 workers: int, scheduler: str | None, as_json: bool, out: Path | None, plot: Path | None) -> None:
+    """Play seeded hands between bots and report what the rules do, with 95% confidence intervals.
+
+    With several rulesets, differences from the first that are significant at the 95% level
+    are marked with '*'."""
+    from tonkdsl import simulate as sim
+    from tonkdsl.report_sim import compare, render_text
+
     names = [b.strip() for b in bots.split(",")]
     if len(names) == 1:
         names *= players
@@ -185,35 +195,65 @@ def simulate_cmd(ruleset: str, hands: int, players: int, seed: int, bots: str, s
         msg = (f"unknown bot '{unknown[0]}' (bots: {', '.join(BOTS)})" if unknown
                else f"--bots lists {len(names)} bots for {players} players")
         raise click.BadParameter(msg, param_hint="--bots")
-    if not rs.players_min <= players <= rs.players_max:
-        raise click.BadParameter(f"{rs.name} is for {rs.players_min}-{rs.players_max} players", param_hint="--players")
-    policies = [BOTS[b] for b in names]
+    if out is not None and len(rulesets) > 1:
+        raise click.BadParameter("--out takes one ruleset", param_hint="--out")
+    specs = []
+    for ref in rulesets:
+        target = _target(ref)
+        try:
+            rs = load_ruleset(target)
+        except LoadError as exc:
+            _bad_input(exc, as_json)
+        if not rs.players_min <= players <= rs.players_max:
+            raise click.BadParameter(f"{rs.name} is for {rs.players_min}-{rs.players_max} players",
+                                     param_hint="--players")
+        key = str(Path(target).resolve()) if isinstance(target, Path) else target
+        specs.append((ref, rs, sim.Spec(key, tuple(names), seed, stake)))
+    results = []
     try:
-        if as_json or not sys.stderr.isatty():
-            summary = simulate(rs, policies, hands, seed, stake)
-        else:
-            with click.progressbar(length=hands, label="simulating", file=sys.stderr) as bar:
-                last = [0]
-
-                def tick(done: int) -> None:
-                    bar.update(done - last[0])
-                    last[0] = done
-                summary = simulate(rs, policies, hands, seed, stake, progress=tick)
-    except (RulesetError, ValueError) as exc:
+        for ref, rs, spec in specs:
+            handle = out.open("w", encoding="utf-8") if out is not None else None
+            try:
+                tally = _run_with_progress(sim, spec, hands, workers, scheduler, handle, ref, as_json)
+            finally:
+                if handle is not None:
+                    handle.close()
+            results.append((ref, rs.name, sim.summary(tally)))
+    except ImportError as exc:
+        click.echo(f"error: {exc.name or 'a module'} is not installed; pip install 'tonkdsl[dask]' for "
+                   "--scheduler", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except (RulesetError, ValueError, OSError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_FAIL)
-    data = summary.to_json()
+    marks = compare(results)
+    if plot is not None:
+        from tonkdsl.report_sim import plot_results
+
+        try:
+            plot_results(results, plot)
+        except ImportError:
+            click.echo("error: --plot needs matplotlib: pip install 'tonkdsl[plot]'", err=True)
+            sys.exit(EXIT_BAD_INPUT)
     if as_json:
-        click.echo(json.dumps({"ruleset": ruleset, "seed": seed, "bots": names, **data}, indent=2))
+        click.echo(json.dumps({"seed": seed, "bots": names, "players": players, "hands": hands, "stake": stake,
+                               "rulesets": [{"ruleset": ref, "name": name, **data} for ref, name, data in results],
+                               "significant": marks}, indent=2))
         return
-    click.echo(f"{rs.name}: {hands} hands, {players} players ({', '.join(names)}), seed {seed}")
-    click.echo("ending            hands     share")
-    for end in END_KINDS:
-        n = summary.endings.get(end, 0)
-        if n:
-            click.echo(f"  {end:<15} {n:>7}   {n / hands:6.1%}")
-    click.echo("net payout per seat: " + ", ".join(f"seat {i + 1}: {v:+d}" for i, v in enumerate(summary.net)))
-    click.echo(f"mean actions per hand: {data['mean_actions_per_hand']:.1f}")
+    click.echo(render_text(results, marks, names, seed))
+
+
+def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler: str | None, handle: Any,
+                       label: str, quiet: bool) -> Any:
+    if quiet or not sys.stderr.isatty():
+        return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(f"simulating {label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True) as bar:
+        task = bar.add_task(label, total=hands)
+        return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle,
+                       progress=lambda done: bar.update(task, completed=done))
 
 
 @main.command("play")

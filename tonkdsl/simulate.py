@@ -1,54 +1,42 @@
-"""A first, small simulator: bots play N seeded hands as sessions; ending frequencies and money.
+"""``tonk simulate``: bots play N seeded hands; what the rules do, with 95% confidence intervals.
 
-Hands are played through :class:`~tonkdsl.session.Session`, so the deal rotates, the last hands
-of a session may be for a higher stake, side bets are settled, and score sheets are kept.
+Hands are played in sessions of the ruleset's length (one hand when it sets none), so the deal
+rotates, the Big One and side bets apply and score sheets are kept. Session ``k`` is dealt from
+seeds derived from the master seed and the hands' indexes, and tallies are integer sums, so the
+totals are identical for any number of workers, on one machine (a process pool) or on a Dask
+cluster.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+import json
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
-from tonkdsl.bots import Policy
+from tonkdsl.bots import BOTS, Policy
 from tonkdsl.cards import SUITS_STANDARD
 from tonkdsl.engine import State
+from tonkdsl.loader import load_ruleset
 from tonkdsl.outcome import END_KINDS, Outcome
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import Ruleset
 from tonkdsl.session import Session
-from tonkdsl.view import observation
+from tonkdsl.stats import Tally, mean_ci, quantile, wilson
+from tonkdsl.view import View
 
 MAX_ACTIONS_PER_HAND = 50_000
-
-
-@dataclass
-class Summary:
-    hands: int
-    players: int
-    endings: Counter[str] = field(default_factory=Counter)
-    net: list[int] = field(default_factory=list)  # money per seat, sessions settled
-    scores: list[int] = field(default_factory=list)
-    actions: int = 0
-    rules_fired: Counter[str] = field(default_factory=Counter)
-    sessions: int = 0
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "hands": self.hands, "players": self.players, "sessions": self.sessions,
-            "endings": {k: self.endings.get(k, 0) for k in END_KINDS},
-            "ending_share": {k: self.endings.get(k, 0) / self.hands for k in END_KINDS},
-            "net_payout_per_seat": self.net, "scores_per_seat": self.scores,
-            "mean_actions_per_hand": self.actions / max(self.hands, 1),
-            "payout_rules_fired": dict(sorted(self.rules_fired.items())),
-        }
+CHUNK_HANDS = 250  # hands per task sent to a worker (rounded to whole sessions)
 
 
 def play_out(state: State, bots: Sequence[Policy], rng: Rng) -> int:
     """Let the bots play ``state`` to its end; returns the number of actions."""
     n = 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        state.apply(bots[seat](observation(state, seat), state.legal_actions(), rng))
+    legal_actions, apply, current = state.legal_actions, state.apply, state.current_player
+    while state._outcome is None:
+        seat = current()
+        apply(bots[seat](View(state, seat), legal_actions(), rng))
         n += 1
         if n > MAX_ACTIONS_PER_HAND:  # pragma: no cover - the engine's turn cap ends hands first
             raise RuntimeError("a hand did not end")
@@ -65,36 +53,186 @@ def play_hand(ruleset: Ruleset, bots: Sequence[Policy], seed: int, dealer: int, 
     return outcome, n
 
 
-def simulate(ruleset: Ruleset, bots: Sequence[Policy], hands: int, seed: int, stake: int = 1,
-             progress: Callable[[int], None] | None = None) -> Summary:
-    """Play ``hands`` hands; hand ``i`` is dealt from a seed derived from ``seed`` and ``i``."""
-    players = len(bots)
-    s = Summary(hands, players, net=[0] * players, scores=[0] * players)
-    session = Session(ruleset, players, stake=stake, dealer=0)
+@dataclass(frozen=True)
+class Spec:
+    """What to simulate; small and picklable, so that workers can rebuild everything from it."""
 
-    def close(sess: Session) -> None:
-        for seat, v in enumerate(sess.settlement().money):
-            s.net[seat] += v
-        for seat, v in enumerate(sess.scores):
-            s.scores[seat] += v
-        s.sessions += 1
+    ruleset: str  # a shipped name or an absolute path
+    bots: tuple[str, ...]
+    seed: int
+    stake: int = 1
 
-    for i in range(hands):
-        if session.is_over():
-            close(session)
-            session = Session(ruleset, players, stake=stake, dealer=i % players)
-        hand_seed = derive_seed(seed, i)
-        rng = Rng(hand_seed ^ 0x5DEECE66D)
-        state = session.start_hand(seed=hand_seed)
-        s.actions += play_out(state, bots, rng)
-        outcome = state.outcome()
-        assert outcome is not None
-        suits = {b.id: rng.choice(SUITS_STANDARD) for b in ruleset.session.side_bets if b.kind == "named_suit"}
-        session.finish_hand(state, named_suits=suits)
-        s.endings[outcome.end] += 1
-        for p in outcome.payments:
-            s.rules_fired[p.rule] += 1
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+
+@lru_cache(maxsize=8)
+def _ruleset(ref: str) -> Ruleset:
+    return load_ruleset(Path(ref) if ref.endswith((".yaml", ".yml")) else ref)
+
+
+def session_length(rs: Ruleset) -> int:
+    return rs.session.hands or 1
+
+
+def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False, *,
+                 ruleset: Ruleset | None = None, bots: Sequence[Policy] | None = None) -> tuple[Tally, list[str]]:
+    """Play ``hands`` hands from hand index ``first_hand`` (whole sessions); a worker's task."""
+    rs = ruleset if ruleset is not None else _ruleset(spec.ruleset)
+    bots = list(bots) if bots is not None else [BOTS[b] for b in spec.bots]
+    players = spec.players
+    length = session_length(rs)
+    tally = Tally(players)
+    lines: list[str] = []
+    index = first_hand
+    end = first_hand + hands
+    while index < end:
+        session = Session(rs, players, stake=spec.stake, hands=length, dealer=(index // length) % players)
+        for _ in range(length):
+            if index >= end:
+                break
+            hand_seed = derive_seed(spec.seed, index)
+            rng = Rng(hand_seed ^ 0x5DEECE66D)
+            state = session.start_hand(seed=hand_seed)
+            n = play_out(state, bots, rng)
+            outcome = state._outcome
+            assert outcome is not None
+            suits = {b.id: rng.choice(SUITS_STANDARD) for b in rs.session.side_bets if b.kind == "named_suit"}
+            session.finish_hand(state, named_suits=suits)
+            tally.hands += 1
+            tally.actions += n
+            tally.lengths[n] += 1
+            tally.endings[outcome.end] += 1
+            tally.rules.update(set(outcome.rules))
+            if records:
+                lines.append(json.dumps({
+                    "hand": index, "seed": hand_seed, "dealer": state.dealer, "end": outcome.end,
+                    "winners": list(outcome.winners), "payouts": list(outcome.payouts),
+                    "scores": list(outcome.scores), "counts": list(outcome.counts), "actions": n,
+                    "rules": list(outcome.rules)}))
+            index += 1
+        money = session.settlement().money
+        tally.sessions += 1
+        for seat in range(players):
+            tally.pay_sum[seat] += money[seat]
+            tally.pay_sq[seat] += money[seat] * money[seat]
+            tally.score_sum[seat] += session.scores[seat]
+    return tally, lines
+
+
+def _chunks(spec: Spec, hands: int) -> list[tuple[int, int]]:
+    length = session_length(_ruleset(spec.ruleset))
+    size = max(length, (CHUNK_HANDS // length) * length)
+    return [(start, min(size, hands - start)) for start in range(0, hands, size)]
+
+
+def _task(args: tuple[Spec, int, int, bool]) -> tuple[Tally, list[str]]:
+    return run_sessions(*args)
+
+
+def run(spec: Spec, hands: int, *, workers: int = 1, scheduler: str | None = None,
+        progress: Callable[[int], None] | None = None, out: TextIO | None = None) -> Tally:
+    """Simulate ``hands`` hands; the result does not depend on ``workers`` or ``scheduler``."""
+    tasks = [(spec, start, n, out is not None) for start, n in _chunks(spec, hands)]
+    total = Tally(spec.players)
+    done = 0
+    for tally, lines in _results(tasks, workers, scheduler):
+        total.add(tally)
+        if out is not None:
+            for line in lines:
+                out.write(line + "\n")
+        done += tally.hands
         if progress is not None:
-            progress(i + 1)
-    close(session)
-    return s
+            progress(done)
+    return total
+
+
+def _results(tasks: list[tuple[Spec, int, int, bool]], workers: int,
+             scheduler: str | None) -> Iterator[tuple[Tally, list[str]]]:
+    if scheduler is not None:
+        from dask.distributed import Client  # the 'dask' extra
+
+        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
+            futures = client.map(_task, tasks, pure=False)
+            for fut in futures:  # in order, so that --out lists hands in order
+                yield fut.result()
+        return
+    if workers <= 1:
+        for t in tasks:
+            yield _task(t)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_task, tasks, chunksize=1)
+
+
+def summary(tally: Tally) -> dict[str, Any]:
+    """Everything the command prints, with 95% intervals."""
+    n = tally.hands
+    endings = {}
+    for kind in END_KINDS:
+        k = tally.endings.get(kind, 0)
+        lo, hi = wilson(k, n)
+        endings[kind] = {"hands": k, "share": k / n if n else 0.0, "ci95": [lo, hi]}
+    seats = []
+    for seat in range(tally.players):
+        mean, lo, hi = mean_ci(tally.pay_sum[seat], tally.pay_sq[seat], tally.sessions)
+        per_hand = tally.hands / max(tally.sessions, 1)
+        seats.append({"seat": seat + 1, "net": tally.pay_sum[seat],
+                      "per_hand": mean / per_hand, "ci95": [lo / per_hand, hi / per_hand],
+                      "score": tally.score_sum[seat]})
+    mean_len = tally.actions / n if n else 0.0
+    sq = sum(v * v * c for v, c in tally.lengths.items())
+    _, llo, lhi = mean_ci(tally.actions, sq, n)
+    rules = {}
+    for rule, k in sorted(tally.rules.items()):
+        lo, hi = wilson(k, n)
+        rules[rule] = {"hands": k, "share": k / n if n else 0.0, "ci95": [lo, hi]}
+    return {
+        "hands": n, "players": tally.players, "sessions": tally.sessions,
+        "endings": endings, "seats": seats,
+        "length": {"mean": mean_len, "ci95": [llo, lhi], "median": quantile(tally.lengths, 0.5),
+                   "p90": quantile(tally.lengths, 0.9)},
+        "rules": rules,
+    }
+
+
+def simulate(ruleset: Ruleset, bots: Sequence[Policy], hands: int, seed: int, stake: int = 1,
+             progress: Callable[[int], None] | None = None) -> "Summary":
+    """In-process simulation with a ruleset and policy objects (the library API)."""
+    spec = Spec("", tuple("policy" for _ in bots), seed, stake)
+    length = session_length(ruleset)
+    total = Tally(len(bots))
+    for start in range(0, hands, CHUNK_HANDS * length):
+        n = min(CHUNK_HANDS * length, hands - start)
+        tally, _ = run_sessions(spec, start, n, ruleset=ruleset, bots=bots)
+        total.add(tally)
+        if progress is not None:
+            progress(total.hands)
+    return Summary.of(total)
+
+
+@dataclass
+class Summary:
+    """Totals of a simulation (kept for the library API and older callers)."""
+
+    hands: int
+    players: int
+    sessions: int
+    endings: dict[str, int]
+    net: list[int]
+    scores: list[int]
+    actions: int
+    rules_fired: dict[str, int]
+
+    @classmethod
+    def of(cls, t: Tally) -> "Summary":
+        return cls(t.hands, t.players, t.sessions, dict(t.endings), list(t.pay_sum), list(t.score_sum),
+                   t.actions, dict(t.rules))
+
+
+def merged(tallies: Iterable[Tally], players: int) -> Tally:
+    total = Tally(players)
+    for t in tallies:
+        total.add(t)
+    return total

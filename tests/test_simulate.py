@@ -1,0 +1,98 @@
+"""tonk simulate: totals independent of the number of workers (process pool and a Dask
+LocalCluster), confidence intervals, side-by-side significance, --out, --plot."""
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tonkdsl import simulate as sim
+from tonkdsl.cli import main
+from tonkdsl.stats import Tally, mean_ci, quantile, wilson
+
+SPEC = sim.Spec("standard", ("greedy", "greedy", "random"), 42)
+
+
+def as_tuple(t: Tally) -> tuple:
+    return (t.hands, t.sessions, t.actions, dict(t.endings), dict(t.rules), t.pay_sum, t.pay_sq, t.score_sum,
+            dict(t.lengths))
+
+
+def test_totals_do_not_depend_on_workers() -> None:
+    one = sim.run(SPEC, 600, workers=1)
+    two = sim.run(SPEC, 600, workers=2)
+    assert as_tuple(one) == as_tuple(two)
+    assert sum(one.pay_sum) == 0 and one.hands == 600
+
+
+def test_sessions_with_the_big_one_are_split_on_session_boundaries() -> None:
+    spec = sim.Spec(str(Path(__file__).parent / "variations" / "combo-big-one-natural-units.yaml"),
+                    ("greedy", "random", "greedy"), 3)
+    a = sim.run(spec, 700, workers=1)
+    b = sim.run(spec, 700, workers=3)
+    assert as_tuple(a) == as_tuple(b) and a.sessions == 234  # 233 sessions of 3 hands and one of 1
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_equals_local_run() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = sim.run(SPEC, 500, scheduler=cluster.scheduler_address)
+    local = sim.run(SPEC, 500)
+    assert as_tuple(remote) == as_tuple(local)
+
+
+def test_intervals() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-9
+    assert wilson(0, 100)[0] == pytest.approx(0.0, abs=1e-12) and wilson(0, 100)[1] < 0.04
+    mean, lo, hi = mean_ci(10, 100, 10)  # ten values summing to 10 with squares summing to 100
+    assert mean == 1 and lo < mean < hi
+    assert mean_ci(10, 10, 10) == (1.0, 1.0, 1.0)  # ten 1s: no spread
+    from collections import Counter
+    hist = Counter({10: 5, 20: 4, 90: 1})
+    assert quantile(hist, 0.5) == 10 and quantile(hist, 0.9) == 20
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, ["simulate", *args])
+    return r.exit_code, r.output
+
+
+def test_json_has_intervals_and_is_deterministic() -> None:
+    code, out = run_cli("standard", "-n", "300", "--seed", "5", "--json")
+    assert code == 0
+    data = json.loads(out)
+    (r,) = data["rulesets"]
+    assert r["hands"] == 300 and sum(e["hands"] for e in r["endings"].values()) == 300
+    dw = r["endings"]["drop_won"]
+    assert dw["ci95"][0] <= dw["share"] <= dw["ci95"][1]
+    assert len(r["seats"]) == 3 and abs(sum(s["net"] for s in r["seats"])) == 0
+    assert r["length"]["median"] <= r["length"]["p90"]
+    assert "drop-won" in r["rules"]
+    code, again = run_cli("standard", "-n", "300", "--seed", "5", "--json", "--workers", "2")
+    assert json.loads(again)["rulesets"] == data["rulesets"]
+
+
+def test_side_by_side_marks_significant_differences() -> None:
+    code, out = run_cli("standard", "seattle", "-n", "1500", "--seed", "2", "--json")
+    data = json.loads(out)
+    assert "endings.initial_tonk" in data["significant"]["seattle"]  # 49/50 with seven cards: far more often
+    code, text = run_cli("standard", "seattle", "-n", "300", "--seed", "2")
+    assert code == 0 and "* differs from the first ruleset" in text
+
+
+def test_out_writes_one_line_per_hand(tmp_path: Path) -> None:
+    out = tmp_path / "hands.jsonl"
+    code, _ = run_cli("speno", "-n", "120", "--out", str(out), "--workers", "2")
+    lines = out.read_text().splitlines()
+    assert code == 0 and len(lines) == 120
+    rec = json.loads(lines[7])
+    assert rec["hand"] == 7 and sum(rec["payouts"]) == 0 and rec["end"]
+
+
+def test_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "p.png"
+    code, out = run_cli("standard", "speno", "-n", "100", "--plot", str(path))
+    assert code == 0 and path.stat().st_size > 1000

@@ -1,0 +1,94 @@
+"""Tallies of simulated hands that merge exactly, and the 95% confidence intervals drawn from them.
+
+A :class:`Tally` holds only integer sums and counts, so tallies made by any number of workers,
+in any grouping, add up to exactly the same totals. Memory does not grow with the number of
+hands: the hand-length histogram has one entry per distinct length.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Tally:
+    players: int
+    hands: int = 0
+    sessions: int = 0
+    actions: int = 0
+    endings: Counter[str] = field(default_factory=Counter)
+    rules: Counter[str] = field(default_factory=Counter)  # hands in which each payout or win rule paid
+    pay_sum: list[int] = field(default_factory=list)  # money per seat, sessions settled
+    pay_sq: list[int] = field(default_factory=list)  # sum of squares of per-session money, per seat
+    score_sum: list[int] = field(default_factory=list)
+    lengths: Counter[int] = field(default_factory=Counter)  # actions per hand -> hands
+
+    def __post_init__(self) -> None:
+        self.pay_sum = self.pay_sum or [0] * self.players
+        self.pay_sq = self.pay_sq or [0] * self.players
+        self.score_sum = self.score_sum or [0] * self.players
+
+    def add(self, other: "Tally") -> None:
+        self.hands += other.hands
+        self.sessions += other.sessions
+        self.actions += other.actions
+        self.endings.update(other.endings)
+        self.rules.update(other.rules)
+        self.lengths.update(other.lengths)
+        for i in range(self.players):
+            self.pay_sum[i] += other.pay_sum[i]
+            self.pay_sq[i] += other.pay_sq[i]
+            self.score_sum[i] += other.score_sum[i]
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a proportion k/n."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = k / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """Mean and 95% interval (normal approximation) from a sum and a sum of squares."""
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    mean = total / n
+    var = max(squares / n - mean * mean, 0.0) * (n / (n - 1) if n > 1 else 0.0)
+    half = Z95 * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def quantile(hist: Counter[int], q: float) -> int:
+    total = sum(hist.values())
+    if total == 0:
+        return 0
+    target = q * total
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen >= target:
+            return value
+    return max(hist)  # pragma: no cover
+
+
+def two_proportions(k1: int, n1: int, k2: int, n2: int) -> float:
+    """z statistic of the difference between two proportions (0 when undefined)."""
+    if n1 == 0 or n2 == 0:
+        return 0.0
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    return 0.0 if se == 0 else (k1 / n1 - k2 / n2) / se
+
+
+def two_means(m1: float, lo1: float, m2: float, lo2: float) -> float:
+    """z statistic of the difference of two means given their 95% lower bounds."""
+    se1, se2 = (m1 - lo1) / Z95, (m2 - lo2) / Z95
+    se = math.sqrt(se1 * se1 + se2 * se2)
+    return 0.0 if se == 0 else (m1 - m2) / se
