@@ -126,9 +126,9 @@ def test_validate_test_rulesets() -> None:
 def test_simulate_prints_endings_and_is_deterministic() -> None:
     code, out = run("simulate", "standard", "-n", "200", "--players", "3", "--seed", "5", "--json")
     assert code == 0
-    a = json.loads(out)
-    assert a["hands"] == 200 and sum(a["endings"].values()) == 200
-    assert sum(a["net_payout_per_seat"]) == 0
+    a = json.loads(out)["rulesets"][0]
+    assert a["hands"] == 200 and sum(e["hands"] for e in a["endings"].values()) == 200
+    assert sum(s["net"] for s in a["seats"]) == 0
     code, out2 = run("simulate", "standard", "-n", "200", "--players", "3", "--seed", "5", "--json")
     assert json.loads(out2) == a
 
