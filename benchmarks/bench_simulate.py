@@ -1,22 +1,28 @@
 """Speed of the interpreter next to the hard-coded baseline, in one run on one machine.
 
     python benchmarks/bench_simulate.py [--hands 3000] [--reps 3] [--players 3]
+                                        [--workers-hands 6000] [--memory 20000,200000]
 
 Prints hands/s and actions/s of `tonk simulate standard` (greedy bots, one core) and of
 `../shared/bench/tonk_min.py bench --players 3`, and the ratio. The median of the repetitions
-is reported; both run in this same process, one after the other.
+is reported; both run in this same process, one after the other. Then the speed-up of two
+worker processes over one, and the peak memory of whole `tonk simulate` runs of growing size
+(tallies stream: memory should not grow with the number of hands).
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 from tonkdsl import load_ruleset
 from tonkdsl.bots import greedy_bot
+from tonkdsl import simulate as sim
 from tonkdsl.simulate import simulate
 
 BASELINE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "tonk_min.py"
@@ -61,11 +67,35 @@ def bench_baseline(players: int, hands: int, reps: int) -> tuple[float, float] |
     return statistics.median(hps), statistics.median(aps)
 
 
+def bench_workers(hands: int) -> None:
+    spec = sim.Spec("standard", ("greedy",) * 3, 1)
+    times = {}
+    for w in (1, 2):
+        t0 = time.perf_counter()
+        sim.run(spec, hands, workers=w)
+        times[w] = time.perf_counter() - t0
+        print(f"  workers={w}: {hands / times[w]:8.0f} hands/s")
+    print(f"two workers: {times[1] / times[2]:.2f} x one worker (target 1.7)")
+
+
+def bench_memory(sizes: list[int]) -> None:
+    for n in sizes:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "tonkdsl", "simulate", "standard", "-n", str(n), "--workers", "2",
+                        "--json"], check=True, capture_output=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        print(f"  {n:>9,} hands: {time.perf_counter() - t0:7.1f} s, peak memory of a process "
+              f"{max(peak, before) / 1024:.0f} MB")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--workers-hands", type=int, default=6000)
+    ap.add_argument("--memory", default="20000,200000", help="comma-separated run sizes ('' to skip)")
     a = ap.parse_args()
     print(f"python {sys.version.split()[0]}; standard, {a.players} players, greedy bots, one core")
     ours = bench_tonkdsl(a.players, a.hands, a.reps)
@@ -74,6 +104,10 @@ def main() -> None:
     if base:
         print(f"baseline: {base[0]:8.0f} hands/s {base[1]:9.0f} actions/s ({1e6 / base[1]:.1f} us/action)")
         print(f"ratio   : {ours[0] / base[0]:.3f} x the baseline's hands/s (target 0.4)")
+    if a.workers_hands:
+        bench_workers(a.workers_hands)
+    if a.memory:
+        bench_memory([int(x) for x in a.memory.split(",")])
 
 
 if __name__ == "__main__":

@@ -53,19 +53,23 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
 
 def _discard_choice(view: View, names: list[str]) -> int:
     pack = view.pack
-    by_name = {pack.names[c]: c for c in view.hand}
     hand = view.hand
+    by_name = {pack.names[c]: c for c in hand}
     ranks, suits, order, values = pack.ranks, pack.suits, pack.run_index, pack.values
+    rank_n: dict[str, int] = {}
+    places = set()  # (suit, place in the run order) of each card held
+    for d in hand:
+        rank_n[ranks[d]] = rank_n.get(ranks[d], 0) + 1
+        places.add((suits[d], order[d]))
     best, best_key = 0, (-1, -1)
     for i, name in enumerate(names):
         c = by_name[name]
-        lonely = 1
-        for d in hand:
-            if d != c and (ranks[d] == ranks[c] or (suits[d] == suits[c] and suits[c] is not None
-                                                      and abs(order[d] - order[c]) <= 2)):
-                lonely = 0
-                break
-        key = (lonely, values[c])
+        lonely = rank_n[ranks[c]] == 1
+        if lonely and suits[c] is not None:
+            s, o = suits[c], order[c]
+            lonely = not ((s, o - 1) in places or (s, o + 1) in places or (s, o - 2) in places
+                          or (s, o + 2) in places)
+        key = (1 if lonely else 0, values[c])
         if key > best_key:
             best, best_key = i, key
     return best

@@ -71,8 +71,7 @@ class State(TurnRules):
         return self._outcome
 
     def count(self, seat: int) -> int:
-        values = self.pack.values
-        return sum(values[c] for c in self.hands[seat])
+        return sum(map(self.pack.values.__getitem__, self.hands[seat]))
 
     def counts(self) -> tuple[int, ...]:
         return tuple(self.count(s) for s in range(self.num_players))
@@ -116,6 +115,8 @@ class State(TurnRules):
 
     # --- counters and events ------------------------------------------------------------
     def _event(self, name: str, actor: int, owner: int | None = None) -> None:
+        if name not in self.melds.events_listened:
+            return
         for ci, counter in enumerate(self.ruleset.counters):
             values = self.counters[counter.name]
             for ei, ev in enumerate(counter.events):

@@ -44,12 +44,16 @@ class MeldRules:
         self.ids_by_name = {n: tuple(v) for n, v in ids.items()}
         self.has_claims = any(w.claim is not None for w in rs.deal_wins)
         self.draws_stock = "stock" in rs.draw_from
+        self.events_listened = frozenset(ev.on for c in rs.counters for ev in c.events)
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
         suit_ids = {s: i for i, s in enumerate(dict.fromkeys(pack.suits))}
         self.rank_id = tuple(rank_ids[r] for r in pack.ranks)
         self.suit_id = tuple(suit_ids[s] for s in pack.suits)
         self.n_ranks, self.n_suits = len(rank_ids), len(suit_ids)
+        # Place of each card in its suit's run order, apart per suit, for a quick run test.
+        self.run_key = tuple(self.suit_id[c] * 1000 + pack.run_index[c] if pack.run_index[c] >= 0 else -10**6 - c
+                             for c in range(len(pack)))
 
     def kind(self, cards: Sequence[int]) -> str | None:
         """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""
@@ -133,14 +137,28 @@ class MeldRules:
     def _spreads_natural(self, cards: list[int]) -> Iterator[tuple[int, ...]]:
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min
-        # Most hands hold no spread: count ranks and suits first, group only when one could.
+        # Most hands hold no spread: two quick tests before grouping anything.
+        n = len(cards)
+        ranks = [rank_id[c] for c in cards]
+        maybe_book = n - len(set(ranks)) >= book_min - 1
+        maybe_run = False
+        if not self.pack.run_wraps:
+            keys = sorted(self.run_key[c] for c in cards)
+            streak = 1
+            for i in range(1, n):
+                streak = streak + 1 if keys[i] == keys[i - 1] + 1 else 1
+                if streak >= run_min:
+                    maybe_run = True
+                    break
+        else:
+            maybe_run = True
+        if not maybe_book and not maybe_run:
+            return
         rank_n = [0] * self.n_ranks
         suit_n = [0] * self.n_suits
         for c in cards:
             rank_n[rank_id[c]] += 1
             suit_n[suit_id[c]] += 1
-        if max(rank_n) < book_min and max(suit_n) < run_min:
-            return
         by_rank: dict[int, list[int]] = {}
         by_suit: dict[int, list[int]] = {}
         for c in sorted(cards):
