@@ -110,3 +110,24 @@ def test_parse_input_short_forms() -> None:
     assert parse_input("sp 8d 8h 8c", legal) == A.Spread(("8D", "8H", "8C"))
     assert parse_input("h 8S 1", legal) == A.Hit(("8S",), 1)
     assert parse_input("hit 8S on 2", legal) == A.Hit(("8S",), 2)
+
+
+def test_a_save_with_an_illegal_action_is_refused(tmp_path: Path) -> None:
+    from tonkdsl import LoadError
+    from tonkdsl.play import resume_game
+
+    save = tmp_path / "game.yaml"
+    play(["standard", "--seed", "11", "--save", str(save)], ["s", "1", "quit"])
+    data = yaml.safe_load(save.read_text())
+    actions = data["deals"][0]["actions"]
+    mine = next(i for i, a in enumerate(actions) if a == "You draw stock")
+    actions.insert(mine, "You draw stock")  # two draws in one turn: valid text, illegal play
+    save.write_text(yaml.safe_dump(data, sort_keys=False))
+    try:
+        resume_game(save)
+    except LoadError as exc:
+        (d,) = exc.diagnostics
+        assert d.code == "save-action" and "you have already drawn this turn" in d.message
+        assert d.line > 0
+    else:
+        raise AssertionError("a damaged save was accepted")

@@ -9,7 +9,8 @@ cluster.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -162,8 +163,20 @@ def _results(tasks: list[tuple[Spec, int, int, bool]], workers: int,
         for t in tasks:
             yield _task(t)
         return
+    # A sliding window of tasks in flight, taken in order: memory stays flat however many hands.
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_task, tasks, chunksize=1)
+        window: deque[Future[tuple[Tally, list[str]]]] = deque()
+        pending = iter(tasks)
+        for task in pending:
+            window.append(pool.submit(_task, task))
+            if len(window) >= 4 * workers:
+                break
+        while window:
+            result = window.popleft().result()
+            nxt = next(pending, None)
+            if nxt is not None:
+                window.append(pool.submit(_task, nxt))
+            yield result
 
 
 def summary(tally: Tally) -> dict[str, Any]:
