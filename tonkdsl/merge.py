@@ -53,7 +53,7 @@ class Doc:
         return self.origin(path)[0]
 
 
-def _is_id_list(value: Any) -> bool:
+def is_id_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(
         isinstance(x, dict) and isinstance(x.get("id"), str) for x in value
     )
@@ -93,7 +93,7 @@ def apply_removals(base: Doc, removals: list[Any], child: Source) -> list[Diagno
                     _rekey(base.origins, path + (part,), None)
                 else:
                     node, path = node[part], path + (part,)
-            elif _is_id_list(node):
+            elif is_id_list(node):
                 ids = [x["id"] for x in node]
                 if part not in ids:
                     problems.append(child.diagnostic(
@@ -133,7 +133,7 @@ def _merge_into(doc: Doc, target: dict[str, Any], rpath: Path, src: Source, over
         old = target.get(key)
         if isinstance(old, dict) and isinstance(value, dict):
             _merge_into(doc, old, rp, src, value, sp)
-        elif isinstance(old, list) and _is_id_list(old) and _is_id_list(value):
+        elif isinstance(old, list) and is_id_list(old) and is_id_list(value):
             ids = [x["id"] for x in old]
             for j, item in enumerate(value):
                 if item["id"] in ids:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tonkdsl.cards import JOKER, RANKS_STANDARD, Pack
+from tonkdsl.cards import JOKER, Pack
 from tonkdsl.diagnostics import Diagnostic, Path
 from tonkdsl.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
 from tonkdsl.merge import Doc
@@ -383,4 +383,4 @@ def build(doc: Doc, *, shape_checked: bool = True) -> tuple[Ruleset | None, list
     return None, [p for p in b.problems if p.code.startswith(("expr", "limit-expr"))]
 
 
-__all__ = ["Ruleset", "build", "RANKS_STANDARD"]
+__all__ = ["Ruleset", "build"]

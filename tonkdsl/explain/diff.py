@@ -12,7 +12,7 @@ from typing import Any
 
 from tonkdsl.diagnostics import json_path
 from tonkdsl.explain.words import amount, words
-from tonkdsl.merge import _is_id_list
+from tonkdsl.merge import is_id_list
 from tonkdsl.schema_check import load_schema
 
 
@@ -105,7 +105,7 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
                     continue
                 walk(x.get(key, _MISSING), y.get(key, _MISSING), path + (key,))
             return
-        if _is_id_list(x) and _is_id_list(y):
+        if is_id_list(x) and is_id_list(y):
             xs, ys = {e["id"]: e for e in x}, {e["id"]: e for e in y}
             kind = _kind(path)
             for i, e in enumerate(x):

@@ -29,7 +29,7 @@ from typing import Any, Iterable
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path, json_path
 from tonkdsl.lint.odds import OddsTable, compute
 from tonkdsl.loader import display_name, load_doc, read_doc, resolve_name
-from tonkdsl.merge import Doc, _is_id_list
+from tonkdsl.merge import Doc, is_id_list
 from tonkdsl.ruleset import Ruleset, build
 from tonkdsl.schema_check import validate
 from tonkdsl.yamlsrc import Source, load_yaml_file
@@ -236,7 +236,7 @@ def _noop_overrides(path: FsPath, allow_paths: Iterable[FsPath]) -> list[Diagnos
                 if key == "id" or key not in base:
                     continue
                 walk(value, base[key], cpath + (key,))
-        elif isinstance(child, list) and _is_id_list(child) and _is_id_list(base):
+        elif isinstance(child, list) and is_id_list(child) and is_id_list(base):
             ids = {x["id"]: x for x in base}
             for j, item in enumerate(child):
                 if item["id"] in ids:
