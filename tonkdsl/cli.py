@@ -129,7 +129,10 @@ def _render_result(data: dict[str, Any]) -> None:
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per scenario.")
 def check(scenarios: tuple[Path, ...], as_json: bool) -> None:
-    """Replay scenarios and compare with their 'expect' sections: exit 0 when all match."""
+    """Replay scenarios and compare with their 'expect' sections: exit 0 when all match.
+
+    A folder stands for the .yaml files in it."""
+    scenarios = tuple(p for s in scenarios for p in (sorted(s.glob("*.yaml")) if s.is_dir() else [s]))
     failed = bad = 0
     report = []
     for path in scenarios:
