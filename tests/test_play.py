@@ -131,3 +131,24 @@ def test_a_save_with_an_illegal_action_is_refused(tmp_path: Path) -> None:
         assert d.line > 0
     else:
         raise AssertionError("a damaged save was accepted")
+
+
+def test_colour_on_a_terminal_plain_otherwise(monkeypatch) -> None:
+    import io
+
+    from tonkdsl.screen import Screen
+
+    coloured = io.StringIO()
+    Screen(coloured, colour=True).say("Your hand: 8H KD", "bold green")
+    assert "\x1b[" in coloured.getvalue() and "Your hand: 8H KD" in coloured.getvalue()
+    plain = io.StringIO()
+    Screen(plain).say("Your hand: 8H KD", "bold green")  # a StringIO is not a terminal
+    assert plain.getvalue() == "Your hand: 8H KD\n"
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    class FakeTty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+    tty = FakeTty()
+    Screen(tty).say("x", "bold")
+    assert tty.getvalue() == "x\n"  # NO_COLOR wins even on a terminal

@@ -21,7 +21,7 @@ class Screen:
         if colour:
             from rich.console import Console
 
-            self.console = Console(file=self.out, highlight=False)
+            self.console = Console(file=self.out, highlight=False, force_terminal=True)
 
     def say(self, text: str, style: str = "") -> None:
         if self.console is not None:
