@@ -305,7 +305,12 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
 
     def read(prompt: str) -> str:
         return input(prompt)
-    sys.exit(Player(game, screen, read).run())
+    try:
+        sys.exit(Player(game, screen, read).run())
+    except RulesetError as exc:
+        click.echo(f"error: {exc}" + (f" (the game up to here is saved in {game.save_path})" if game.save_path else ""),
+                   err=True)
+        sys.exit(EXIT_FAIL)
 
 
 @main.command("lint")
@@ -333,6 +338,9 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
             reports.append(lint(target, allow_paths=allow, simulate=sim, seed=seed))
         except LoadError as exc:
             _bad_input(exc, fmt != "text")
+        except RulesetError as exc:
+            click.echo(f"{ref}: error: the ruleset failed while simulating: {exc}", err=True)
+            sys.exit(EXIT_FAIL)
     render = {"text": report.text, "json": report.as_json, "sarif": report.sarif}[fmt]
     click.echo(render(reports))
     failed = any(r.errors() or (strict and r.warnings()) for r in reports)

@@ -57,8 +57,16 @@ def run_transfers(state: "State", transfers: Sequence["Transfer"], ctx: EvalCont
     """Evaluate payout rules: each payer pays each payee (never oneself) the rule's amount."""
     out: list[Payment] = []
     for t in transfers:
-        if t.when is not None and not t.when(ctx):
-            continue
+        try:
+            out += _one_transfer(t, ctx)
+        except EvalError as exc:
+            raise EvalError(f"the payout '{t.id}' failed: {exc}") from None
+    return out
+
+
+def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
+    out: list[Payment] = []
+    if t.when is None or t.when(ctx):
         payers, payees = t.payers(ctx), t.payees(ctx)
         for p in payers:
             for q in payees:
@@ -68,7 +76,7 @@ def run_transfers(state: "State", transfers: Sequence["Transfer"], ctx: EvalCont
                 amount = t.amount(ctx)
                 ctx.payer = ctx.payee = None
                 if amount < 0:
-                    raise EvalError(f"the payout '{t.id}' gives a negative amount ({amount})")
+                    raise EvalError(f"it gives a negative amount ({amount})")
                 if amount:
                     out.append(Payment(t.id, p, q, amount))
     return out
