@@ -152,3 +152,15 @@ def test_colour_on_a_terminal_plain_otherwise(monkeypatch) -> None:
     tty = FakeTty()
     Screen(tty).say("x", "bold")
     assert tty.getvalue() == "x\n"  # NO_COLOR wins even on a terminal
+
+
+def test_a_session_with_side_bets_saves_and_replays(tmp_path: Path) -> None:
+    ruleset = Path(__file__).parent / "variations" / "v19a-named-suit.yaml"
+    save = tmp_path / "game.yaml"
+    res = play([str(ruleset), "--seed", "4", "--hands", "2", "--save", str(save)], ["s", "1"] * 60)
+    assert res.returncode == 0, res.stderr
+    assert "Side bet high-card: the dealer names" in res.stdout and "== session over ==" in res.stdout
+    won_by = res.stdout.strip().splitlines()[-1]
+    data = replay(load_scenario(save)).to_json()
+    assert len(data["hands"]) == 2 and sum(data["settlement"].values()) == 0
+    assert won_by == "Won by " + ", ".join(data["winners"])

@@ -17,6 +17,7 @@ import yaml
 
 from tonkdsl import actions as A
 from tonkdsl.bots import BOTS, Policy
+from tonkdsl.cards import SUITS_STANDARD
 from tonkdsl.dealer import cut_for_deal
 from tonkdsl.diagnostics import Diagnostic, LoadError
 from tonkdsl.engine import IllegalAction, State
@@ -66,11 +67,15 @@ class Game:
         seed = derive_seed(self.seed, index)
         state = self.session.start_hand(seed=seed)
         names = state.pack.names
+        # The dealer names a suit for each named-suit side bet (everyone bets at this table).
+        suits = {bet.id: Rng(derive_seed(self.seed ^ 0x5EE, index)).choice(SUITS_STANDARD)
+                 for bet in self.ruleset.session.side_bets if bet.kind == "named_suit"}
         self.deals.append({
             "seed": seed,
             "hands": {self.names[s]: [names[c] for c in state.dealt_hands[s]] for s in range(len(self.names))},
             **({"upcard": names[state.discard_pile[0]]} if state.discard_pile else {}),
             "stock": [names[c] for c in reversed(state.stock)],
+            **({"side_bets": {k: {"suit": v} for k, v in suits.items()}} if suits else {}),
             "actions": [],
         })
         self.state = state
@@ -83,9 +88,13 @@ class Game:
         self.deals[-1]["actions"].append(f"{self.names[seat]} {action}")
         self.save()
 
+    def named_suits(self) -> dict[str, str]:
+        bets = self.deals[-1].get("side_bets", {}) if self.deals else {}
+        return {k: v["suit"] for k, v in bets.items()}
+
     def finish_hand(self) -> None:
         assert self.state is not None and self.state.is_terminal()
-        self.session.finish_hand(self.state)
+        self.session.finish_hand(self.state, named_suits=self.named_suits())
         self.state = None
         self.save()
 
@@ -176,7 +185,7 @@ def resume_game(path: Path) -> Game:
                     "damaged", ("deals", i, "actions", j))]) from None
             game.deals[-1]["actions"].append(text)
         if state.is_terminal():
-            game.session.finish_hand(state)
+            game.session.finish_hand(state, named_suits=d.named_suits)
             game.state = None
         elif i != len(scn.deals) - 1:
             raise LoadError([scn.source.diagnostic(
@@ -202,6 +211,8 @@ class Player:
                     return self.finish()
                 started = g.start_hand()
                 self.screen.say(f"\nHand {g.session.index + 1} of {g.hands}: {g.names[started.dealer]} deals.")
+                for bet, suit in g.named_suits().items():
+                    self.screen.say(f"Side bet {bet}: the dealer names {suit}; everyone puts in.")
             state = g.state
             assert state is not None
             if state.is_terminal():
