@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from tonkdsl.expr.compiler import NOT_CONSTANT, EvalError
-from tonkdsl.melds import MeldRules
 from tonkdsl.names import EvalContext
 from tonkdsl.outcome import Outcome, Payment, deal_win_payments, net, run_scores, run_transfers
 from tonkdsl.rng import Rng
@@ -28,7 +27,7 @@ class State(TurnRules):
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
         self.pack = ruleset.pack
-        self.melds = _melds_for(ruleset)
+        self.melds = ruleset.melds
         self.num_players = num_players
         self.dealer = dealer
         self.stake = stake
@@ -237,19 +236,6 @@ class State(TurnRules):
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores)
-
-
-_MELD_CACHE: dict[int, MeldRules] = {}
-
-
-def _melds_for(rs: Ruleset) -> MeldRules:
-    # MeldRules are derived from an immutable ruleset: build them once per ruleset object.
-    key = id(rs)
-    cached = _MELD_CACHE.get(key)
-    if cached is None or cached.pack is not rs.pack:
-        cached = MeldRules(rs)
-        _MELD_CACHE[key] = cached
-    return cached
 
 
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,

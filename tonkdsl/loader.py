@@ -104,4 +104,4 @@ def load_ruleset(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> Ru
     return ruleset
 
 
-__all__ = ["load_ruleset", "load_doc", "resolve_name", "Source"]
+__all__ = ["load_ruleset", "load_doc", "resolve_name", "read_doc", "display_name"]

@@ -319,6 +319,3 @@ def rules_for(rs: Ruleset, phase: str) -> str:
                  "going_out": d.get("going_out")}
     return yaml.safe_dump({k: v for k, v in parts.items() if v}, sort_keys=False).rstrip()
 
-
-def diagnostics_text(diags: Sequence[Diagnostic]) -> str:
-    return "\n".join(d.render() for d in diags)

@@ -6,6 +6,7 @@ stopped at the first.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from tonkdsl.names import make_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.engine import State
+    from tonkdsl.melds import MeldRules
 
 ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted")
 PLAYERS = list_of(PLAYER)
@@ -152,6 +154,13 @@ class Ruleset:
     lowest_score_wins: bool
     session: SessionRules
     data: dict[str, Any] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def melds(self) -> "MeldRules":
+        """The spread and hit rules with their lookup tables, built once per ruleset."""
+        from tonkdsl.melds import MeldRules
+
+        return MeldRules(self)
 
     def new_hand(self, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
                  layout: Any = None) -> "State":

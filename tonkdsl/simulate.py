@@ -243,9 +243,3 @@ class Summary:
         return cls(t.hands, t.players, t.sessions, dict(t.endings), list(t.pay_sum), list(t.score_sum),
                    t.actions, dict(t.rules))
 
-
-def merged(tallies: Iterable[Tally], players: int) -> Tally:
-    total = Tally(players)
-    for t in tallies:
-        total.add(t)
-    return total

@@ -23,6 +23,7 @@ _ATTRS = {"count": "count", "cards": "number of cards", "dealt_count": "count as
           "seat": "seat", "rank": "rank", "suit": "suit", "value": "value", "hand": "hand"}
 _BOOL_ATTRS = {"out_by_spread": "emptied the hand with a new spread", "is_dealer": "is the dealer",
                "deal_win": "holds an automatic win", "is_wild": "is wild", "is_joker": "is a joker"}
+_JOIN = {"and_": " and ", "or_": ", or ", "in_": " is ", "not_in": " is not "}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
 
 
@@ -82,16 +83,10 @@ def _w(t: Tree[Token] | Token, subject: str = "the player") -> str:
     if d == "not_":
         inner = _w(c[0], subject)
         return f"not {inner}" if " " not in inner or str(getattr(c[0], "data", "")) == "name" else f"not ({inner})"
-    if d == "and_":
-        return f"{_w(c[0], subject)} and {_w(c[1], subject)}"
-    if d == "or_":
-        return f"{_w(c[0], subject)}, or {_w(c[1], subject)}"
+    if d in _JOIN:
+        return f"{_w(c[0], subject)}{_JOIN[d]}{_w(c[1], subject)}"
     if d == "compare":
         return f"{_w(c[0], subject)} {_CMP[str(c[1])]} {_w(c[2], subject)}"
-    if d == "in_":
-        return f"{_w(c[0], subject)} is {_w(c[1], subject)}"
-    if d == "not_in":
-        return f"{_w(c[0], subject)} is not {_w(c[1], subject)}"
     if d == "where":
         return f"{_w(c[0], subject)} whose {_w(c[1], '')}"
     if d == "call":

@@ -281,4 +281,4 @@ def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int
     return LintReport(str(ref), diags, None)
 
 
-__all__ = ["CODES", "LintReport", "lint", "json_path"]
+__all__ = ["CODES", "LintReport", "lint"]
