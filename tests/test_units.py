@@ -49,6 +49,22 @@ def test_golden_deal_is_stable() -> None:
     assert [names[c] for c in s.stock[::-1][:3]] == ["2D", "5S", "6D"]
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 5, 52, 104, 300])
+def test_shuffle_is_fisher_yates_with_below(size: int) -> None:
+    # The shuffle inlines the generator for speed: it must draw exactly what below() draws.
+    for seed in (0, 1, 42, 2**64 - 1):
+        items = list(range(size))
+        Rng(seed).shuffle(items)
+        ref, rng = list(range(size)), Rng(seed)
+        for i in range(size - 1, 0, -1):
+            j = rng.below(i + 1)
+            ref[i], ref[j] = ref[j], ref[i]
+        assert items == ref
+        after = Rng(seed)
+        after.shuffle(list(range(size)))
+        assert after.next_u64() == rng.next_u64()  # the generator ends in the same state
+
+
 def test_derived_seeds_differ() -> None:
     assert len({derive_seed(7, i) for i in range(1000)}) == 1000
 

@@ -56,7 +56,6 @@ class State(TurnRules):
         self.spread_log: list[tuple[int, int]] = []  # (seat, cards) of each new spread, in order
         self.dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._outcome: Outcome | None = None
-        self._name_to_id = {n: i for i, n in reversed(list(enumerate(self.pack.names)))}
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -76,7 +75,8 @@ class State(TurnRules):
         return tuple(self.count(s) for s in range(self.num_players))
 
     def card_id(self, name: str) -> int:
-        return self._name_to_id.get(name, -1)
+        ids = self.melds.ids_by_name.get(name)
+        return ids[0] if ids else -1
 
     def top_discard(self) -> int | None:
         return self.discard_pile[-1] if self.discard_pile else None
@@ -258,7 +258,8 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     placed = [c for h in layout.hands.values() for c in h] + list(layout.stock_top)
     if layout.upcard is not None:
         placed.append(layout.upcard)
-    rest = [c for c in range(len(rs.pack)) if c not in set(placed)]
+    placed_set = set(placed)
+    rest = [c for c in range(len(rs.pack)) if c not in placed_set]
     Rng(seed).shuffle(rest)
     rest.reverse()  # so that pop() takes the next card of the shuffled order
     for seat, cards in layout.hands.items():

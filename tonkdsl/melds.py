@@ -51,9 +51,22 @@ class MeldRules:
         self.rank_id = tuple(rank_ids[r] for r in pack.ranks)
         self.suit_id = tuple(suit_ids[s] for s in pack.suits)
         self.n_ranks, self.n_suits = len(rank_ids), len(suit_ids)
-        # Place of each card in its suit's run order, apart per suit, for a quick run test.
-        self.run_key = tuple(self.suit_id[c] * 1000 + pack.run_index[c] if pack.run_index[c] >= 0 else -10**6 - c
+        # One bit per (suit, place in the run order), each suit in its own lane with a spare
+        # bit between lanes: a hand's bits ANDed with themselves shifted by 1..run_min-1 are
+        # non-zero only if it holds run_min consecutive places of one suit.
+        lane = pack.run_length + 1
+        self.run_bit = tuple(1 << (self.suit_id[c] * lane + pack.run_index[c])
+                             if pack.run_index[c] >= 0 and pack.suits[c] is not None else 0
                              for c in range(len(pack)))
+        self.natural = not any(self.wild) and all(self.meldable)
+        # Cards that may join a book (same rank) or a run (same suit), wild cards included.
+        self._same_rank = tuple(tuple(d for d in range(len(pack)) if self.meldable[d] and
+                                      (self.wild[d] or self.rank_id[d] == self.rank_id[c]))
+                                for c in range(len(pack)))
+        self._same_suit = tuple(tuple(d for d in range(len(pack)) if self.meldable[d] and
+                                      (self.wild[d] or (pack.suits[c] is not None and self.suit_id[d] == self.suit_id[c])))
+                                for c in range(len(pack)))
+        self._accepts: dict[tuple[str, tuple[int, ...]], frozenset[int]] = {}
 
     def kind(self, cards: Sequence[int]) -> str | None:
         """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""
@@ -117,43 +130,45 @@ class MeldRules:
         return False
 
     # --- enumeration -----------------------------------------------------------------------
-    def spreads_in(self, hand: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    def spreads_in(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
         """Every set of cards of ``hand`` that makes a spread (each listed once, sorted)."""
+        if self.natural and len(hand) <= 12:
+            if len(hand) < self.min_size:
+                return []
+            return self._spreads_natural(hand)
         cards = [c for c in hand if self.meldable[c]]
         if len(cards) < self.min_size:
-            return
+            return []
         wilds = [c for c in cards if self.wild[c]]
         if not wilds and len(cards) <= 12:
-            yield from self._spreads_natural(cards)
-            return
-        seen: set[tuple[int, ...]] = set()
+            return self._spreads_natural(cards)
+        found: dict[tuple[int, ...], None] = {}
         top = min(len(cards), max(self.book_max, self.run_max))
         for size in range(self.min_size, top + 1):
             for combo in combinations(sorted(cards), size):
-                if combo not in seen and (self.is_book(combo) or self.is_run(combo)):
-                    seen.add(combo)
-                    yield combo
+                if combo not in found and (self.is_book(combo) or self.is_run(combo)):
+                    found[combo] = None
+        return list(found)
 
-    def _spreads_natural(self, cards: list[int]) -> Iterator[tuple[int, ...]]:
+    def _spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min
         # Most hands hold no spread: two quick tests before grouping anything.
         n = len(cards)
-        ranks = [rank_id[c] for c in cards]
-        maybe_book = n - len(set(ranks)) >= book_min - 1
-        maybe_run = False
-        if not self.pack.run_wraps:
-            keys = sorted(self.run_key[c] for c in cards)
-            streak = 1
-            for i in range(1, n):
-                streak = streak + 1 if keys[i] == keys[i - 1] + 1 else 1
-                if streak >= run_min:
-                    maybe_run = True
-                    break
-        else:
-            maybe_run = True
+        maybe_book = n - len(set(map(rank_id.__getitem__, cards))) >= book_min - 1
+        maybe_run = self.pack.run_wraps
+        if not maybe_run:
+            run_bit = self.run_bit
+            held = 0
+            for c in cards:
+                held |= run_bit[c]
+            streak = held
+            for shift in range(1, run_min):
+                streak &= held >> shift
+            maybe_run = streak != 0
         if not maybe_book and not maybe_run:
-            return
+            return []
+        out: list[tuple[int, ...]] = []
         rank_n = [0] * self.n_ranks
         suit_n = [0] * self.n_suits
         for c in cards:
@@ -171,7 +186,7 @@ class MeldRules:
             if len(group) < book_min:
                 continue
             for size in range(book_min, min(len(group), self.book_max) + 1):
-                yield from combinations(group, size)
+                out.extend(combinations(group, size))
         order = self.pack.run_index
         wraps = self.pack.run_wraps
         for group in by_suit.values():
@@ -181,7 +196,7 @@ class MeldRules:
                 for size in range(run_min, min(len(group), self.run_max) + 1):
                     for combo in combinations(group, size):
                         if self.is_run(combo):
-                            yield combo
+                            out.append(combo)
                 continue
             # Without wild cards or wrapping, a run is a window of consecutive places.
             ranked = sorted((order[c], c) for c in group if order[c] >= 0)
@@ -191,8 +206,32 @@ class MeldRules:
                     seq = [c for _, c in ranked[start:i]]
                     for lo in range(len(seq)):
                         for hi in range(lo + run_min, min(len(seq), lo + self.run_max) + 1):
-                            yield tuple(sorted(seq[lo:hi]))
+                            out.append(tuple(sorted(seq[lo:hi])))
                     start = i
+        return out
+
+    def accepts(self, spread: Sequence[int], kind: str) -> frozenset[int]:
+        """The cards that fit ``spread`` (a spread of ``kind``) when added alone.
+
+        A hit of several cards always includes one that fits alone (the cards added to a book
+        are any of its rank; those added to a run include one next to it, or a wild card), so a
+        hand that holds none of these has no hit on this spread. Memoised: the same spreads
+        come back hand after hand."""
+        key = (kind, tuple(spread))
+        got = self._accepts.get(key)
+        if got is None:
+            check = self.is_book if kind == BOOK else self.is_run
+            base = list(spread)
+            cands = set()
+            for c in spread:
+                if not self.wild[c]:
+                    cands.update((self._same_rank if kind == BOOK else self._same_suit)[c])
+            cands.update(d for d in range(len(self.pack)) if self.meldable[d] and self.wild[d])
+            got = frozenset(c for c in cands if check(base + [c]))
+            if len(self._accepts) >= 100_000:  # bounded: a long run of odd spreads starts afresh
+                self._accepts.clear()
+            self._accepts[key] = got
+        return got
 
     def hits_on(self, spread: Sequence[int], kind: str, hand: Iterable[int], limit: int) -> Iterator[tuple[int, ...]]:
         """Every set of at most ``limit`` hand cards that keeps ``spread`` a spread of ``kind``."""

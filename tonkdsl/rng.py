@@ -10,6 +10,9 @@ from typing import MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+# below(n) rejects draws at or above the largest multiple of n that fits in 64 bits.
+_LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(257))
 
 
 class Rng:
@@ -21,10 +24,10 @@ class Rng:
         self._state = seed & _MASK
 
     def next_u64(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+        self._state = (self._state + _GAMMA) & _MASK
         z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
@@ -38,10 +41,29 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place: ``j = below(i + 1)`` for ``i`` from the end.
+
+        The generator is inlined (the same draws as calling :meth:`below`): every hand starts
+        with a shuffle, and this is the simulator's hot path."""
+        if len(items) >= len(_LIMITS):
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        state = self._state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS[n]
+            while True:
+                state = (state + _GAMMA) & _MASK
+                z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self._state = state
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]

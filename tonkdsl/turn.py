@@ -203,11 +203,12 @@ class TurnRules:
         if limit <= 0:
             return []
         cards = hand if hand is not None else self.hands[seat]
+        melds = self.melds
         out = []
         for i, sp in enumerate(self.spreads):
-            if not self._may_hit(seat, sp):
+            if melds.accepts(sp.cards, sp.kind).isdisjoint(cards) or not self._may_hit(seat, sp):
                 continue
-            for combo in self.melds.hits_on(sp.cards, sp.kind, cards, limit):
+            for combo in melds.hits_on(sp.cards, sp.kind, cards, limit):
                 out.append((i + 1, combo))
         return out
 
