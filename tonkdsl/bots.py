@@ -20,20 +20,7 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
 
     The discard is the highest card that is not part of a pair or of a near-run (same suit,
     within two places in the run order)."""
-    first: dict[type, A.Action] = {}
-    spreads: list[A.Spread] = []
-    hits: list[A.Hit] = []
-    discards: list[A.Discard] = []
-    for a in legal:
-        kind = type(a)
-        if kind is A.Discard:
-            discards.append(a)  # type: ignore[arg-type]
-        elif kind is A.Spread:
-            spreads.append(a)  # type: ignore[arg-type]
-        elif kind is A.Hit:
-            hits.append(a)  # type: ignore[arg-type]
-        elif kind not in first:
-            first[kind] = a
+    first = {type(a): a for a in reversed(legal)}  # the first action of each kind
     if A.Claim in first:
         return first[A.Claim]
     if A.Drop in first and view.count <= drop_at:
@@ -42,34 +29,31 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
         return first[A.DrawStock]
     if A.DrawDiscard in first:
         return first[A.DrawDiscard]
-    if spreads:
-        return max(spreads, key=lambda a: len(a.cards))
-    if hits:
-        return max(hits, key=lambda a: len(a.cards))
-    if discards:
+    if A.Spread in first:
+        return max((a for a in legal if type(a) is A.Spread), key=_size)
+    if A.Hit in first:
+        return max((a for a in legal if type(a) is A.Hit), key=_size)
+    if A.Discard in first:
+        discards: list[A.Discard] = [a for a in legal if type(a) is A.Discard]  # type: ignore[misc]
         return discards[_discard_choice(view, [d.card for d in discards])]
     return legal[0]
 
 
+def _size(action: A.Spread | A.Hit) -> int:
+    return len(action.cards)
+
+
 def _discard_choice(view: View, names: list[str]) -> int:
+    """Index in ``names`` of the card to discard: lonely before kept, then the highest value."""
     pack = view.pack
     hand = view.hand
     by_name = {pack.names[c]: c for c in hand}
-    ranks, suits, order, values = pack.ranks, pack.suits, pack.run_index, pack.values
-    rank_n: dict[str, int] = {}
-    places = set()  # (suit, place in the run order) of each card held
-    for d in hand:
-        rank_n[ranks[d]] = rank_n.get(ranks[d], 0) + 1
-        places.add((suits[d], order[d]))
+    near = view.meld_rules.near(2)
+    values = pack.values
     best, best_key = 0, (-1, -1)
     for i, name in enumerate(names):
         c = by_name[name]
-        lonely = rank_n[ranks[c]] == 1
-        if lonely and suits[c] is not None:
-            s, o = suits[c], order[c]
-            lonely = not ((s, o - 1) in places or (s, o + 1) in places or (s, o - 2) in places
-                          or (s, o + 2) in places)
-        key = (1 if lonely else 0, values[c])
+        key = (1 if near[c].isdisjoint(hand) else 0, values[c])
         if key > best_key:
             best, best_key = i, key
     return best

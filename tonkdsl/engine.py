@@ -56,6 +56,7 @@ class State(TurnRules):
         self.spread_log: list[tuple[int, int]] = []  # (seat, cards) of each new spread, in order
         self.dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._outcome: Outcome | None = None
+        self._listened = self.melds.events_listened  # events some counter listens to
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:

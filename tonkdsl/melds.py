@@ -5,7 +5,9 @@ turn the corner are handled generically.
 """
 from __future__ import annotations
 
+from functools import reduce
 from itertools import combinations
+from operator import or_
 
 from tonkdsl.actions import Discard
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
@@ -59,6 +61,11 @@ class MeldRules:
                              if pack.run_index[c] >= 0 and pack.suits[c] is not None else 0
                              for c in range(len(pack)))
         self.natural = not any(self.wild) and all(self.meldable)
+        # Ranks counted in 5-bit lanes (a hand holds at most 15 of a rank): adding
+        # 16 - book_min to every lane carries into the lane's top bit where a book is possible.
+        self.rank_unit = tuple(1 << (5 * self.rank_id[c]) for c in range(len(pack)))
+        self._book_add = sum((16 - self.book_min) << (5 * r) for r in range(self.n_ranks))
+        self._lane_top = sum(16 << (5 * r) for r in range(self.n_ranks))
         # Cards that may join a book (same rank) or a run (same suit), wild cards included.
         self._same_rank = tuple(tuple(d for d in range(len(pack)) if self.meldable[d] and
                                       (self.wild[d] or self.rank_id[d] == self.rank_id[c]))
@@ -67,6 +74,7 @@ class MeldRules:
                                       (self.wild[d] or (pack.suits[c] is not None and self.suit_id[d] == self.suit_id[c])))
                                 for c in range(len(pack)))
         self._accepts: dict[tuple[str, tuple[int, ...]], frozenset[int]] = {}
+        self._near: dict[int, tuple[frozenset[int], ...]] = {}
 
     def kind(self, cards: Sequence[int]) -> str | None:
         """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""
@@ -153,19 +161,15 @@ class MeldRules:
     def _spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min
-        # Most hands hold no spread: two quick tests before grouping anything.
-        n = len(cards)
-        maybe_book = n - len(set(map(rank_id.__getitem__, cards))) >= book_min - 1
+        # Most hands hold no spread: two quick tests on bit masks before grouping anything.
+        maybe_book = len(cards) <= 15 and (sum(map(self.rank_unit.__getitem__, cards)) + self._book_add) & self._lane_top
         maybe_run = self.pack.run_wraps
         if not maybe_run:
-            run_bit = self.run_bit
-            held = 0
-            for c in cards:
-                held |= run_bit[c]
-            streak = held
-            for shift in range(1, run_min):
+            held = reduce(or_, map(self.run_bit.__getitem__, cards), 0)
+            streak = held & (held >> 1)
+            for shift in range(2, run_min):
                 streak &= held >> shift
-            maybe_run = streak != 0
+            maybe_run = streak != 0 if run_min > 1 else held != 0
         if not maybe_book and not maybe_run:
             return []
         out: list[tuple[int, ...]] = []
@@ -209,6 +213,21 @@ class MeldRules:
                             out.append(tuple(sorted(seq[lo:hi])))
                     start = i
         return out
+
+    def near(self, reach: int) -> tuple[frozenset[int], ...]:
+        """For each card, the other cards of its rank or of its suit within ``reach`` places in
+        the run order: the cards a player would keep it with (bots' sense of a partial spread)."""
+        got = self._near.get(reach)
+        if got is None:
+            pack = self.pack
+            got = tuple(frozenset(
+                d for d in range(len(pack)) if d != c and (
+                    pack.ranks[d] == pack.ranks[c]
+                    or (pack.suits[c] is not None and pack.suits[d] == pack.suits[c]
+                        and 0 < abs(pack.run_index[d] - pack.run_index[c]) <= reach)))
+                for c in range(len(pack)))
+            self._near[reach] = got
+        return got
 
     def accepts(self, spread: Sequence[int], kind: str) -> frozenset[int]:
         """The cards that fit ``spread`` (a spread of ``kind``) when added alone.

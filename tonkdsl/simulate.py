@@ -35,9 +35,10 @@ def play_out(state: State, bots: Sequence[Policy], rng: Rng) -> int:
     """Let the bots play ``state`` to its end; returns the number of actions."""
     n = 0
     legal_actions, apply, current = state.legal_actions, state.apply, state.current_player
+    views = [View(state, seat) for seat in range(state.num_players)]  # a view is a live window
     while state._outcome is None:
         seat = current()
-        apply(bots[seat](View(state, seat), legal_actions(), rng))
+        apply(bots[seat](views[seat], legal_actions(), rng))
         n += 1
         if n > MAX_ACTIONS_PER_HAND:  # pragma: no cover - the engine's turn cap ends hands first
             raise RuntimeError("a hand did not end")

@@ -43,6 +43,7 @@ class TurnRules:
         extra_discard_seat: int | None
         spread_log: list[tuple[int, int]]
         _outcome: Outcome | None
+        _listened: frozenset[str]
 
         def current_player(self) -> int: ...
         def clone(self) -> Any: ...
@@ -62,47 +63,62 @@ class TurnRules:
         Empty once the hand is over."""
         if self._outcome is not None:
             return []
-        rs = self.ruleset
-        names = self.pack.names
-        if seat is not None and seat != self.current_player():
+        current = self.extra_discard_seat if self.extra_discard_seat is not None else self.current
+        if seat is not None and seat != current:
             return self._slap_options(seat)
-        seat = self.current_player()
-        out: list[A.Action] = []
-        discard_of = self.melds.discard_actions
-        if self.phase == EXTRA:
-            return list({id(discard_of[c]): discard_of[c] for c in self.hands[seat]}.values())
-        if self.phase == START:
-            if self.slap_window is not None:
-                out.extend(self._slap_options(seat))
-            if self._can_drop(seat):
-                out.append(_DROP)
-            if self.melds.has_claims and self._claimable(seat) is not None:
-                out.append(_CLAIM)
-            if self.melds.draws_stock:
-                out.append(_DRAW_STOCK)
-            if self._can_draw_discard(seat):
-                out.append(_DRAW_DISCARD)
-            return out
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_options(current)
+        if phase == START:
+            return self._start_options(current)
+        discard_of = self.melds.discard_actions  # EXTRA: the slapper discards any card
+        return list({id(discard_of[c]): discard_of[c] for c in self.hands[current]}.values())
+
+    def _start_options(self, seat: int) -> list[A.Action]:
+        out: list[A.Action] = self._slap_options(seat) if self.slap_window is not None else []
+        melds = self.melds
+        if self._can_drop(seat):
+            out.append(_DROP)
+        if melds.has_claims and self._claimable(seat) is not None:
+            out.append(_CLAIM)
+        if melds.draws_stock:
+            out.append(_DRAW_STOCK)
+        if self.discard_pile and self._can_draw_discard(seat):
+            out.append(_DRAW_DISCARD)
+        return out
+
+    def _play_options(self, seat: int) -> list[A.Action]:
+        rs = self.ruleset
+        melds = self.melds
+        names = self.pack.names
         hand = self.hands[seat]
-        for combo in self.melds.spreads_in(hand):
+        out: list[A.Action] = []
+        for combo in melds.spreads_in(hand):
             spread = A.Spread(tuple(names[c] for c in combo))
             if not self._strands(seat, combo, spread):
                 out.append(spread)
-        for number, combo in self._hit_options(seat):
-            hit = A.Hit(tuple(names[c] for c in combo), number)
-            if not self._strands(seat, combo, hit):
-                out.append(hit)
-        if self._discard_allowed_now() and self._held_spread(seat) is None:
-            skip = self.taken_discard if rs.not_the_card_taken else None
-            if self.melds.unique_names:
-                out.extend(discard_of[c] for c in hand if c != skip)
-            else:
-                seen: set[int] = set()
-                for c in hand:
-                    d = discard_of[c]
-                    if c != skip and id(d) not in seen:  # two jokers are one discard
-                        seen.add(id(d))
-                        out.append(d)
+        if self.spreads:
+            for number, combo in self._hit_options(seat):
+                hit = A.Hit(tuple(names[c] for c in combo), number)
+                if not self._strands(seat, combo, hit):
+                    out.append(hit)
+        taken = self.taken_discard
+        if rs.discard_must_be_used and taken is not None and taken in hand:
+            return out  # the card taken must go into a spread before any discard
+        if rs.hold_allowed is not None and self._held_spread(seat) is not None:
+            return out
+        discard_of = melds.discard_actions
+        if not rs.not_the_card_taken:
+            taken = None
+        if melds.unique_names:
+            out += [discard_of[c] for c in hand if c != taken]
+        else:
+            seen: set[int] = set()
+            for c in hand:
+                d = discard_of[c]
+                if c != taken and id(d) not in seen:  # two jokers are one discard
+                    seen.add(id(d))
+                    out.append(d)
         return out
 
     def _slap_options(self, seat: int) -> list[A.Action]:
@@ -247,7 +263,7 @@ class TurnRules:
     def _apply(self, action: A.Action, player: int | None = None) -> None:
         if self._outcome is not None:
             raise IllegalAction("the hand is over")
-        seat = self.current_player()
+        seat = self.extra_discard_seat if self.extra_discard_seat is not None else self.current
         kind = type(action)
         if kind is A.Slap:
             return self._slap(seat if player is None else player, action)  # type: ignore[arg-type]
@@ -349,26 +365,32 @@ class TurnRules:
 
     def _do_discard(self, seat: int, action: A.Discard) -> None:
         rs = self.ruleset
-        (card,) = self._take_ids(seat, (action.card,))
+        hand = self.hands[seat]
+        ids = self.melds.ids_by_name.get(action.card)
+        if ids is not None and len(ids) == 1 and ids[0] in hand:
+            card = ids[0]
+        else:
+            (card,) = self._take_ids(seat, (action.card,))
         if rs.not_the_card_taken and card == self.taken_discard:
             raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
                                 "this turn")
         if not self._discard_allowed_now():
             raise IllegalAction("the card you took from the discard pile must go into a spread first")
-        held = self._held_spread(seat)
+        held = self._held_spread(seat) if rs.hold_allowed is not None else None
         if held is not None:
             raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
                                 "lay it before you discard")
-        self._remove(seat, [card])
+        hand.remove(card)
         self.discard_pile.append(card)
-        self._event("discarded", seat)
+        if "discarded" in self._listened:
+            self._event("discarded", seat)
         if not self.hands[seat] and self._test(rs.going_out_allowed, actor=seat):
             self.stats[seat].out_by_spread = False
             self._end("out_on_discard", actor=seat)
             return
         self._next_turn()
-        if self._outcome is None:
-            self._open_slap_window(card, seat)
+        if self._outcome is None and rs.slapping is not None:
+            self.slap_window = (card, seat)
 
     def _do_extra_discard(self, seat: int, action: A.Discard) -> None:
         (card,) = self._take_ids(seat, (action.card,))
@@ -454,8 +476,9 @@ class TurnRules:
         self.hands[seat].append(card)
         self.taken_discard = card if from_discard else None
         self.phase = PLAY
-        self._event("drew", seat)
-        self._event("drew_discard" if from_discard else "drew_stock", seat)
+        if self._listened:
+            self._event("drew", seat)
+            self._event("drew_discard" if from_discard else "drew_stock", seat)
 
     def _after_play(self, seat: int, *, by_spread: bool) -> None:
         if self.hands[seat]:
@@ -493,7 +516,8 @@ class TurnRules:
         if not self.stock and self.ruleset.stock_exhausted == "last_card_drawn":
             self._end("stock_exhausted", actor=seat)
             return
-        self._event("turn_start", seat)
+        if "turn_start" in self._listened:
+            self._event("turn_start", seat)
 
 
 _Handler = Callable[[Any, int, Any], None]
