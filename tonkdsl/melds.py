@@ -241,7 +241,7 @@ class MeldRules:
         if got is None:
             check = self.is_book if kind == BOOK else self.is_run
             base = list(spread)
-            cands = set()
+            cands: set[int] = set()
             for c in spread:
                 if not self.wild[c]:
                     cands.update((self._same_rank if kind == BOOK else self._same_suit)[c])
