@@ -43,6 +43,18 @@ def all_cards(s: State) -> list[int]:
     return sorted(cards + [c for sp in s.spreads for c in sp.cards])
 
 
+def assert_hands_indexed(s: State) -> None:
+    """The summaries the engine keeps up to date equal those recomputed from the hands."""
+    twin = s.clone()
+    twin._index_hands()
+    assert (s.hand_value, s.hand_ranks, s.hand_runs, s.hand_mask) == (
+        twin.hand_value, twin.hand_ranks, twin.hand_runs, twin.hand_mask)
+    for seat, hand in enumerate(s.hands):
+        assert s.count(seat) == sum(s.pack.values[c] for c in hand)
+        if s.hand_index(seat) is not None:
+            assert s.hand_index(seat) == s.melds.hand_index(hand)
+
+
 def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
          check_each_action: bool = False) -> tuple[State, list[str]]:
     """Play a hand with random legal actions; 'patient' players never drop while they can draw."""
@@ -53,6 +65,7 @@ def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
     full = list(range(len(rs.pack)))
     while not state.is_terminal():
         assert all_cards(state) == full
+        assert_hands_indexed(state)
         legal = state.legal_actions()
         assert legal, "no legal action before the end of the hand"
         if check_each_action:

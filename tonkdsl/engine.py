@@ -35,6 +35,14 @@ class State(TurnRules):
         # played for a higher stake counts for more units.
         self.unit = unit or stake
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        # Kept up to date by _give/_take as cards come and go, so that the hot questions (a
+        # count, could this hand hold a spread, does it hold a card that fits this spread) are
+        # a lookup: the value of each hand, its rank lanes and run bits (MeldRules.hand_index),
+        # and a mask of the card ids it holds.
+        self.hand_value = [0] * num_players
+        self.hand_ranks = [0] * num_players
+        self.hand_runs = [0] * num_players
+        self.hand_mask = [0] * num_players
         self.stock: list[int] = []  # the top of the stock is the last element
         self.discard_pile: list[int] = []  # the top discard is the last element
         self.spreads: list[TableSpread] = []
@@ -70,7 +78,7 @@ class State(TurnRules):
         return self._outcome
 
     def count(self, seat: int) -> int:
-        return sum(map(self.pack.values.__getitem__, self.hands[seat]))
+        return self.hand_value[seat]
 
     def counts(self) -> tuple[int, ...]:
         return tuple(self.count(s) for s in range(self.num_players))
@@ -85,6 +93,8 @@ class State(TurnRules):
     def clone(self) -> "State":
         twin = copy.copy(self)
         twin.hands = [list(h) for h in self.hands]
+        twin.hand_value, twin.hand_ranks = list(self.hand_value), list(self.hand_ranks)
+        twin.hand_runs, twin.hand_mask = list(self.hand_runs), list(self.hand_mask)
         twin.stock = list(self.stock)
         twin.discard_pile = list(self.discard_pile)
         twin.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in self.spreads]
@@ -95,6 +105,38 @@ class State(TurnRules):
         twin.deal_winners = set(self.deal_winners)
         twin.spread_log = list(self.spread_log)
         return twin
+
+    # --- hands ------------------------------------------------------------------------------
+    def _give(self, seat: int, card: int) -> None:
+        """Put ``card`` into ``seat``'s hand."""
+        self.hands[seat].append(card)
+        m = self.melds
+        self.hand_value[seat] += self.pack.values[card]
+        self.hand_ranks[seat] += m.rank_unit[card]
+        self.hand_runs[seat] += m.run_bit[card]
+        self.hand_mask[seat] |= m.card_bit[card]
+
+    def _take(self, seat: int, card: int) -> None:
+        """Take ``card`` out of ``seat``'s hand."""
+        self.hands[seat].remove(card)
+        m = self.melds
+        self.hand_value[seat] -= self.pack.values[card]
+        self.hand_ranks[seat] -= m.rank_unit[card]
+        self.hand_runs[seat] -= m.run_bit[card]
+        self.hand_mask[seat] &= ~m.card_bit[card]
+
+    def _index_hands(self) -> None:
+        """Recompute every hand's summaries (after hands were set wholesale)."""
+        m = self.melds
+        for seat, hand in enumerate(self.hands):
+            self.hand_value[seat] = sum(map(self.pack.values.__getitem__, hand))
+            self.hand_ranks[seat] = sum(map(m.rank_unit.__getitem__, hand))
+            self.hand_runs[seat] = sum(map(m.run_bit.__getitem__, hand))
+            self.hand_mask[seat] = sum(map(m.card_bit.__getitem__, hand))
+
+    def hand_index(self, seat: int) -> tuple[int, int] | None:
+        """The hand's (rank lanes, run bits) when they are exact for this pack (else None)."""
+        return (self.hand_ranks[seat], self.hand_runs[seat]) if self.melds.indexable else None
 
     def _ctx(self, **roles: Any) -> EvalContext:
         return EvalContext(self, **roles)
@@ -274,6 +316,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
         state.discard_pile.append(layout.upcard if layout.upcard is not None else rest.pop())
     stock_order = list(layout.stock_top) + rest[::-1]
     state.stock = stock_order[::-1]
+    state._index_hands()
     for seat in range(num_players):
         state.stats[seat].dealt_count = state.count(seat)
     state.dealt_hands = tuple(tuple(h) for h in state.hands)

@@ -73,7 +73,14 @@ class MeldRules:
         self._same_suit = tuple(tuple(d for d in range(len(pack)) if self.meldable[d] and
                                       (self.wild[d] or (pack.suits[c] is not None and self.suit_id[d] == self.suit_id[c])))
                                 for c in range(len(pack)))
-        self._accepts: dict[tuple[str, tuple[int, ...]], frozenset[int]] = {}
+        self.card_bit = tuple(1 << c for c in range(len(pack)))
+        # The state keeps each hand's rank lanes and run bits up to date as cards come and go
+        # when sums of them are exact: no wild cards, no two cards with the same place in the
+        # same suit (a second deck), at most 15 cards of a rank.
+        placed = [b for b in self.run_bit if b]
+        self.indexable = (self.natural and len(set(placed)) == len(placed)
+                          and max(self.rank_id.count(r) for r in range(self.n_ranks)) <= 15)
+        self._accepts: dict[tuple[str, tuple[int, ...]], int] = {}
         self._near: dict[int, tuple[frozenset[int], ...]] = {}
 
     def kind(self, cards: Sequence[int]) -> str | None:
@@ -138,10 +145,27 @@ class MeldRules:
         return False
 
     # --- enumeration -----------------------------------------------------------------------
-    def spreads_in(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
-        """Every set of cards of ``hand`` that makes a spread (each listed once, sorted)."""
+    def hand_index(self, hand: Sequence[int]) -> tuple[int, int]:
+        """(rank lanes, run bits) of ``hand``: the sums :meth:`may_hold_spread` tests."""
+        return (sum(map(self.rank_unit.__getitem__, hand)),
+                reduce(or_, map(self.run_bit.__getitem__, hand), 0))
+
+    def may_hold_spread(self, rank_lanes: int, run_bits: int) -> bool:
+        """False when a hand of natural cards with this index holds no spread (two bit tests:
+        a lane counting ``book_min`` cards of a rank; ``run_min`` neighbouring places of a suit)."""
+        if (rank_lanes + self._book_add) & self._lane_top or self.pack.run_wraps:
+            return True
+        streak = run_bits & (run_bits >> 1)
+        for shift in range(2, self.run_min):
+            streak &= run_bits >> shift
+        return streak != 0 if self.run_min > 1 else run_bits != 0
+
+    def spreads_in(self, hand: Sequence[int], index: tuple[int, int] | None = None) -> list[tuple[int, ...]]:
+        """Every set of cards of ``hand`` that makes a spread (each listed once, sorted).
+
+        ``index`` is the hand's :meth:`hand_index` when the caller keeps it up to date."""
         if self.natural and len(hand) <= 12:
-            if len(hand) < self.min_size:
+            if len(hand) < self.min_size or not self.may_hold_spread(*(index or self.hand_index(hand))):
                 return []
             return self._spreads_natural(hand)
         cards = [c for c in hand if self.meldable[c]]
@@ -149,6 +173,8 @@ class MeldRules:
             return []
         wilds = [c for c in cards if self.wild[c]]
         if not wilds and len(cards) <= 12:
+            if not self.may_hold_spread(*self.hand_index(cards)):
+                return []
             return self._spreads_natural(cards)
         found: dict[tuple[int, ...], None] = {}
         top = min(len(cards), max(self.book_max, self.run_max))
@@ -161,17 +187,6 @@ class MeldRules:
     def _spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min
-        # Most hands hold no spread: two quick tests on bit masks before grouping anything.
-        maybe_book = len(cards) <= 15 and (sum(map(self.rank_unit.__getitem__, cards)) + self._book_add) & self._lane_top
-        maybe_run = self.pack.run_wraps
-        if not maybe_run:
-            held = reduce(or_, map(self.run_bit.__getitem__, cards), 0)
-            streak = held & (held >> 1)
-            for shift in range(2, run_min):
-                streak &= held >> shift
-            maybe_run = streak != 0 if run_min > 1 else held != 0
-        if not maybe_book and not maybe_run:
-            return []
         out: list[tuple[int, ...]] = []
         rank_n = [0] * self.n_ranks
         suit_n = [0] * self.n_suits
@@ -229,8 +244,9 @@ class MeldRules:
             self._near[reach] = got
         return got
 
-    def accepts(self, spread: Sequence[int], kind: str) -> frozenset[int]:
-        """The cards that fit ``spread`` (a spread of ``kind``) when added alone.
+    def accepts(self, spread: Sequence[int], kind: str) -> int:
+        """The cards that fit ``spread`` (a spread of ``kind``) when added alone, as a mask of
+        :attr:`card_bit`.
 
         A hit of several cards always includes one that fits alone (the cards added to a book
         are any of its rank; those added to a run include one next to it, or a wild card), so a
@@ -246,7 +262,8 @@ class MeldRules:
                 if not self.wild[c]:
                     cands.update((self._same_rank if kind == BOOK else self._same_suit)[c])
             cands.update(d for d in range(len(self.pack)) if self.meldable[d] and self.wild[d])
-            got = frozenset(c for c in cands if check(base + [c]))
+            cands.difference_update(spread)
+            got = sum(self.card_bit[c] for c in cands if check(base + [c]))
             if len(self._accepts) >= 100_000:  # bounded: a long run of odd spreads starts afresh
                 self._accepts.clear()
             self._accepts[key] = got

@@ -6,6 +6,8 @@ come between turns. Every guard and limit is read from the ruleset.
 """
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from tonkdsl import actions as A
@@ -44,6 +46,11 @@ class TurnRules:
         spread_log: list[tuple[int, int]]
         _outcome: Outcome | None
         _listened: frozenset[str]
+        hand_mask: list[int]
+
+        def hand_index(self, seat: int) -> tuple[int, int] | None: ...
+        def _give(self, seat: int, card: int) -> None: ...
+        def _take(self, seat: int, card: int) -> None: ...
 
         def current_player(self) -> int: ...
         def clone(self) -> Any: ...
@@ -93,7 +100,7 @@ class TurnRules:
         names = self.pack.names
         hand = self.hands[seat]
         out: list[A.Action] = []
-        for combo in melds.spreads_in(hand):
+        for combo in melds.spreads_in(hand, self.hand_index(seat)):
             spread = A.Spread(tuple(names[c] for c in combo))
             if not self._strands(seat, combo, spread):
                 out.append(spread)
@@ -220,9 +227,10 @@ class TurnRules:
             return []
         cards = hand if hand is not None else self.hands[seat]
         melds = self.melds
+        held = self.hand_mask[seat] if hand is None else reduce(or_, map(melds.card_bit.__getitem__, hand), 0)
         out = []
         for i, sp in enumerate(self.spreads):
-            if melds.accepts(sp.cards, sp.kind).isdisjoint(cards) or not self._may_hit(seat, sp):
+            if not melds.accepts(sp.cards, sp.kind) & held or not self._may_hit(seat, sp):
                 continue
             for combo in melds.hits_on(sp.cards, sp.kind, cards, limit):
                 out.append((i + 1, combo))
@@ -380,7 +388,7 @@ class TurnRules:
         if held is not None:
             raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
                                 "lay it before you discard")
-        hand.remove(card)
+        self._take(seat, card)
         self.discard_pile.append(card)
         if "discarded" in self._listened:
             self._event("discarded", seat)
@@ -467,13 +475,12 @@ class TurnRules:
         return used
 
     def _remove(self, seat: int, cards: Sequence[int]) -> None:
-        hand = self.hands[seat]
         for c in cards:
-            hand.remove(c)
+            self._take(seat, c)
 
     def _draw(self, seat: int, card: int, *, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
-        self.hands[seat].append(card)
+        self._give(seat, card)
         self.taken_discard = card if from_discard else None
         self.phase = PLAY
         if self._listened:

@@ -106,6 +106,7 @@ class View:
                 world.hands[seat] = cards[:n]
                 cards = cards[n:]
         world.stock = cards
+        world._index_hands()
         return world
 
 

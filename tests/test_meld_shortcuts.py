@@ -1,0 +1,70 @@
+"""The meld shortcuts the engine takes for speed give the same answers as brute force.
+
+``spreads_in`` skips hands that fail two bit tests, and a spread is only searched for hits when
+the hand holds a card that fits it alone (``accepts``). Both are checked here against plain
+enumeration with ``is_book``/``is_run``, over packs with wild cards, jokers, wrapping runs and
+two decks.
+"""
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tonkdsl import load_ruleset
+from tonkdsl.melds import BOOK, RUN, MeldRules
+from conftest import TESTS
+
+PACKS = ["standard", "seattle", "vietnam", TESTS / "variations" / "v09-jokers.yaml",
+         TESTS / "variations" / "v11b-seven-of-forty.yaml", TESTS / "variations" / "v10-faces-high.yaml"]
+_MELDS: dict[Any, MeldRules] = {}
+
+
+def melds_of(ref: str | Path) -> MeldRules:
+    if ref not in _MELDS:
+        _MELDS[ref] = load_ruleset(ref).melds
+    return _MELDS[ref]
+
+
+def brute_spreads(m: MeldRules, hand: list[int]) -> set[tuple[int, ...]]:
+    out = set()
+    cards = sorted(hand)
+    for size in range(m.min_size, len(cards) + 1):
+        for combo in combinations(cards, size):
+            if m.is_book(combo) or m.is_run(combo):
+                out.add(combo)
+    return out
+
+
+@pytest.mark.parametrize("ref", PACKS, ids=str)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_spreads_in_equals_brute_force(ref: Any, data: Any) -> None:
+    m = melds_of(ref)
+    hand = data.draw(st.lists(st.integers(0, len(m.pack) - 1), min_size=0, max_size=9, unique=True))
+    assert set(m.spreads_in(hand)) == brute_spreads(m, hand)
+    assert len(m.spreads_in(hand)) == len(set(m.spreads_in(hand)))
+    if m.indexable:
+        assert m.spreads_in(hand, m.hand_index(hand)) == m.spreads_in(hand)
+
+
+@pytest.mark.parametrize("ref", PACKS, ids=str)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_hit_needs_a_card_that_fits_alone(ref: Any, data: Any) -> None:
+    m = melds_of(ref)
+    n = len(m.pack)
+    cards = data.draw(st.lists(st.integers(0, n - 1), min_size=m.min_size, max_size=m.min_size + 8, unique=True))
+    combos = sorted(brute_spreads(m, cards))
+    if not combos:
+        return
+    spread = list(data.draw(st.sampled_from(combos)))
+    hand = [c for c in cards if c not in spread]
+    kind = BOOK if m.is_book(spread) else RUN
+    fits = m.accepts(spread, kind)
+    assert fits == sum(1 << c for c in range(n) if c not in spread and
+                       (m.is_book if kind == BOOK else m.is_run)(spread + [c]))
+    hits = list(m.hits_on(spread, kind, hand, len(hand)))
+    if hits:
+        assert any(fits >> c & 1 for c in hand), (spread, hits)
