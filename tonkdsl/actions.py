@@ -7,6 +7,7 @@ not depend on a pack; the engine maps them to card ids.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 from tonkdsl.cards import CardSyntaxError, format_card, parse_card
 
@@ -85,6 +86,34 @@ class Slap(Action):
 
     def __str__(self) -> str:
         return f"slap {self.card} on {self.target}"
+
+
+class ActionList(list[Action]):
+    """The legal actions of one position: a plain list, grouped by kind, that also knows where
+    each kind lies (``spans[Discard] == (start, end)``) and the card id of each discard
+    (``discard_cards``, in the order of the discards; empty when not known).
+
+    Bots read these to choose without sorting the list themselves; ``grouped`` makes one from
+    any list of actions (the relative order within a kind is kept). The engine sets both
+    attributes after building the list (no ``__init__`` of its own: a list is made at every
+    decision, so it must cost no more than a list)."""
+
+    __slots__ = ("spans", "discard_cards")
+    spans: dict[type, tuple[int, int]]
+    discard_cards: Sequence[int]
+
+    @classmethod
+    def grouped(cls, actions: Iterable[Action]) -> "ActionList":
+        groups: dict[type, list[Action]] = {}
+        for a in actions:
+            groups.setdefault(type(a), []).append(a)
+        out = cls()
+        out.spans = {}
+        out.discard_cards = ()
+        for kind, group in groups.items():
+            out.spans[kind] = (len(out), len(out) + len(group))
+            out.extend(group)
+        return out
 
 
 _USAGE = ("actions are: drop | draw stock | draw discard | spread <cards> | hit <cards> on <n> | "

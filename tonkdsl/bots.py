@@ -20,42 +20,47 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
 
     The discard is the highest card that is not part of a pair or of a near-run (same suit,
     within two places in the run order)."""
-    first = {type(a): a for a in reversed(legal)}  # the first action of each kind
-    if A.Claim in first:
-        return first[A.Claim]
-    if A.Drop in first and view.count <= drop_at:
-        return first[A.Drop]
-    if A.DrawStock in first:
-        return first[A.DrawStock]
-    if A.DrawDiscard in first:
-        return first[A.DrawDiscard]
-    if A.Spread in first:
-        return max((a for a in legal if type(a) is A.Spread), key=_size)
-    if A.Hit in first:
-        return max((a for a in legal if type(a) is A.Hit), key=_size)
-    if A.Discard in first:
-        discards: list[A.Discard] = [a for a in legal if type(a) is A.Discard]  # type: ignore[misc]
-        return discards[_discard_choice(view, [d.card for d in discards])]
-    return legal[0]
+    grouped = legal if type(legal) is A.ActionList else A.ActionList.grouped(legal)
+    spans = grouped.spans
+    if A.Claim in spans:
+        return grouped[spans[A.Claim][0]]
+    if A.Drop in spans and view.count <= drop_at:
+        return grouped[spans[A.Drop][0]]
+    if A.DrawStock in spans:
+        return grouped[spans[A.DrawStock][0]]
+    if A.DrawDiscard in spans:
+        return grouped[spans[A.DrawDiscard][0]]
+    for kind in (A.Spread, A.Hit):  # the one that plays the most cards (the first of equals)
+        span = spans.get(kind)
+        if span is not None:
+            return max(grouped[span[0]:span[1]], key=_size)
+    span = spans.get(A.Discard)
+    if span is not None:
+        lo, hi = span
+        cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
+        return grouped[lo + _discard_choice(view, cards)]
+    return grouped[0]
 
 
-def _size(action: A.Spread | A.Hit) -> int:
-    return len(action.cards)
+def _size(action: A.Action) -> int:
+    return len(action.cards)  # type: ignore[attr-defined]  # spreads and hits only
 
 
-def _discard_choice(view: View, names: list[str]) -> int:
-    """Index in ``names`` of the card to discard: lonely before kept, then the highest value."""
-    pack = view.pack
-    hand = view.hand
-    by_name = {pack.names[c]: c for c in hand}
+def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
+    by_name = {view.pack.names[c]: c for c in view.hand}
+    return [by_name[d.card] for d in discards]  # type: ignore[attr-defined]  # discards only
+
+
+def _discard_choice(view: View, cards: Sequence[int]) -> int:
+    """Index in ``cards`` of the card to discard: lonely before kept, then the highest value."""
+    held = view.hand_mask
     near = view.meld_rules.near(2)
-    values = pack.values
-    best, best_key = 0, (-1, -1)
-    for i, name in enumerate(names):
-        c = by_name[name]
-        key = (1 if near[c].isdisjoint(hand) else 0, values[c])
-        if key > best_key:
-            best, best_key = i, key
+    values = view.pack.values
+    best, best_lonely, best_value = 0, False, values[cards[0]] - 1
+    for i, c in enumerate(cards):
+        lonely = not near[c] & held
+        if lonely > best_lonely or (lonely == best_lonely and values[c] > best_value):
+            best, best_lonely, best_value = i, lonely, values[c]
     return best
 
 

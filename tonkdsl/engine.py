@@ -35,7 +35,7 @@ class State(TurnRules):
         # played for a higher stake counts for more units.
         self.unit = unit or stake
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
-        # Kept up to date by _give/_take as cards come and go, so that the hot questions (a
+        # Kept up to date as cards come and go (_draw, _take), so that the hot questions (a
         # count, could this hand hold a spread, does it hold a card that fits this spread) are
         # a lookup: the value of each hand, its rank lanes and run bits (MeldRules.hand_index),
         # and a mask of the card ids it holds.
@@ -107,15 +107,6 @@ class State(TurnRules):
         return twin
 
     # --- hands ------------------------------------------------------------------------------
-    def _give(self, seat: int, card: int) -> None:
-        """Put ``card`` into ``seat``'s hand."""
-        self.hands[seat].append(card)
-        m = self.melds
-        self.hand_value[seat] += self.pack.values[card]
-        self.hand_ranks[seat] += m.rank_unit[card]
-        self.hand_runs[seat] += m.run_bit[card]
-        self.hand_mask[seat] |= m.card_bit[card]
-
     def _take(self, seat: int, card: int) -> None:
         """Take ``card`` out of ``seat``'s hand."""
         self.hands[seat].remove(card)
@@ -298,24 +289,31 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     dealer = num_players - 1 if dealer is None else dealer
     state = State(rs, num_players, dealer, stake, unit)
     layout = layout or Layout({})
-    placed = [c for h in layout.hands.values() for c in h] + list(layout.stock_top)
-    if layout.upcard is not None:
-        placed.append(layout.upcard)
-    placed_set = set(placed)
-    rest = [c for c in range(len(rs.pack)) if c not in placed_set]
-    Rng(seed).shuffle(rest)
-    rest.reverse()  # so that pop() takes the next card of the shuffled order
+    if layout.hands or layout.stock_top or layout.upcard is not None:
+        placed = {c for h in layout.hands.values() for c in h} | set(layout.stock_top)
+        if layout.upcard is not None:
+            placed.add(layout.upcard)
+        order = [c for c in range(len(rs.pack)) if c not in placed]
+    else:
+        order = list(range(len(rs.pack)))
+    Rng(seed).shuffle(order)  # the order in which the cards not placed are dealt
     for seat, cards in layout.hands.items():
         state.hands[seat] = list(cards)
-    for _ in range(rs.hand_size):
-        for i in range(num_players):
-            seat = (dealer + 1 + i) % num_players
-            if seat not in layout.hands:
-                state.hands[seat].append(rest.pop())
+    # One card at a time, clockwise from the dealer's left, to each seat not fixed by the layout.
+    seats = [(dealer + 1 + i) % num_players for i in range(num_players)]
+    seats = [seat for seat in seats if seat not in layout.hands]
+    dealt = len(seats) * rs.hand_size
+    for i, seat in enumerate(seats):
+        state.hands[seat] = order[i:dealt:len(seats)]
     if rs.upcard:
-        state.discard_pile.append(layout.upcard if layout.upcard is not None else rest.pop())
-    stock_order = list(layout.stock_top) + rest[::-1]
-    state.stock = stock_order[::-1]
+        if layout.upcard is not None:
+            state.discard_pile.append(layout.upcard)
+        else:
+            state.discard_pile.append(order[dealt])
+            dealt += 1
+    state.stock = order[dealt:][::-1]
+    if layout.stock_top:
+        state.stock += list(layout.stock_top)[::-1]  # the top of the stock is the last element
     state._index_hands()
     for seat in range(num_players):
         state.stats[seat].dealt_count = state.count(seat)

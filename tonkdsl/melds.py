@@ -46,6 +46,7 @@ class MeldRules:
         self.ids_by_name = {n: tuple(v) for n, v in ids.items()}
         self.has_claims = any(w.claim is not None for w in rs.deal_wins)
         self.draws_stock = "stock" in rs.draw_from
+        self.draws_discard = "discard" in rs.draw_from
         self.events_listened = frozenset(ev.on for c in rs.counters for ev in c.events)
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
@@ -61,6 +62,8 @@ class MeldRules:
                              if pack.run_index[c] >= 0 and pack.suits[c] is not None else 0
                              for c in range(len(pack)))
         self.natural = not any(self.wild) and all(self.meldable)
+        self._wraps = pack.run_wraps
+        self._shifts = tuple(range(1, self.run_min))
         # Ranks counted in 5-bit lanes (a hand holds at most 15 of a rank): adding
         # 16 - book_min to every lane carries into the lane's top bit where a book is possible.
         self.rank_unit = tuple(1 << (5 * self.rank_id[c]) for c in range(len(pack)))
@@ -81,7 +84,7 @@ class MeldRules:
         self.indexable = (self.natural and len(set(placed)) == len(placed)
                           and max(self.rank_id.count(r) for r in range(self.n_ranks)) <= 15)
         self._accepts: dict[tuple[str, tuple[int, ...]], int] = {}
-        self._near: dict[int, tuple[frozenset[int], ...]] = {}
+        self._near: dict[int, tuple[int, ...]] = {}
 
     def kind(self, cards: Sequence[int]) -> str | None:
         """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""
@@ -153,12 +156,12 @@ class MeldRules:
     def may_hold_spread(self, rank_lanes: int, run_bits: int) -> bool:
         """False when a hand of natural cards with this index holds no spread (two bit tests:
         a lane counting ``book_min`` cards of a rank; ``run_min`` neighbouring places of a suit)."""
-        if (rank_lanes + self._book_add) & self._lane_top or self.pack.run_wraps:
+        if (rank_lanes + self._book_add) & self._lane_top or self._wraps:
             return True
-        streak = run_bits & (run_bits >> 1)
-        for shift in range(2, self.run_min):
+        streak = run_bits
+        for shift in self._shifts:
             streak &= run_bits >> shift
-        return streak != 0 if self.run_min > 1 else run_bits != 0
+        return streak != 0
 
     def spreads_in(self, hand: Sequence[int], index: tuple[int, int] | None = None) -> list[tuple[int, ...]]:
         """Every set of cards of ``hand`` that makes a spread (each listed once, sorted).
@@ -229,14 +232,15 @@ class MeldRules:
                     start = i
         return out
 
-    def near(self, reach: int) -> tuple[frozenset[int], ...]:
-        """For each card, the other cards of its rank or of its suit within ``reach`` places in
-        the run order: the cards a player would keep it with (bots' sense of a partial spread)."""
+    def near(self, reach: int) -> tuple[int, ...]:
+        """For each card, a mask (of :attr:`card_bit`) of the other cards of its rank or of its
+        suit within ``reach`` places in the run order: the cards a player would keep it with
+        (bots' sense of a partial spread)."""
         got = self._near.get(reach)
         if got is None:
             pack = self.pack
-            got = tuple(frozenset(
-                d for d in range(len(pack)) if d != c and (
+            got = tuple(sum(
+                self.card_bit[d] for d in range(len(pack)) if d != c and (
                     pack.ranks[d] == pack.ranks[c]
                     or (pack.suits[c] is not None and pack.suits[d] == pack.suits[c]
                         and 0 < abs(pack.run_index[d] - pack.run_index[c]) <= reach)))

@@ -49,7 +49,9 @@ class TurnRules:
         hand_mask: list[int]
 
         def hand_index(self, seat: int) -> tuple[int, int] | None: ...
-        def _give(self, seat: int, card: int) -> None: ...
+        hand_value: list[int]
+        hand_ranks: list[int]
+        hand_runs: list[int]
         def _take(self, seat: int, card: int) -> None: ...
 
         def current_player(self) -> int: ...
@@ -67,7 +69,8 @@ class TurnRules:
     def legal_actions(self, seat: int | None = None) -> list[A.Action]:
         """Every action the player to act (or ``seat``, out of turn: slaps) may take now.
 
-        Empty once the hand is over."""
+        Empty once the hand is over. The list is an :class:`~tonkdsl.actions.ActionList`
+        (grouped by kind, with the card ids of the discards)."""
         if self._outcome is not None:
             return []
         current = self.extra_discard_seat if self.extra_discard_seat is not None else self.current
@@ -78,55 +81,92 @@ class TurnRules:
             return self._play_options(current)
         if phase == START:
             return self._start_options(current)
-        discard_of = self.melds.discard_actions  # EXTRA: the slapper discards any card
-        return list({id(discard_of[c]): discard_of[c] for c in self.hands[current]}.values())
+        out = A.ActionList()  # EXTRA: the slapper discards any card
+        out.spans = {}
+        out.discard_cards = ()
+        self._add_discards(out, self.hands[current], None)
+        return out
 
-    def _start_options(self, seat: int) -> list[A.Action]:
-        out: list[A.Action] = self._slap_options(seat) if self.slap_window is not None else []
+    def _start_options(self, seat: int) -> A.ActionList:
+        out = A.ActionList()
+        spans: dict[type, tuple[int, int]] = {}
+        out.spans = spans
+        out.discard_cards = ()
+        if self.slap_window is not None:
+            slaps = self._slap_options(seat)
+            if slaps:
+                spans[A.Slap] = (0, len(slaps))
+                out += slaps
         melds = self.melds
-        if self._can_drop(seat):
+        drop = self.ruleset.drop_allowed
+        if drop.constant is True or (drop.constant is not False and self._can_drop(seat)):
+            spans[A.Drop] = (len(out), len(out) + 1)
             out.append(_DROP)
         if melds.has_claims and self._claimable(seat) is not None:
+            spans[A.Claim] = (len(out), len(out) + 1)
             out.append(_CLAIM)
         if melds.draws_stock:
+            spans[A.DrawStock] = (len(out), len(out) + 1)
             out.append(_DRAW_STOCK)
-        if self.discard_pile and self._can_draw_discard(seat):
+        # Taking the discard into a hand that keeps other cards needs no check unless the card
+        # must be played at once (see _can_draw_discard).
+        if melds.draws_discard and self.discard_pile and (
+                (self.hands[seat] and not self.ruleset.discard_must_be_used) or self._can_draw_discard(seat)):
+            spans[A.DrawDiscard] = (len(out), len(out) + 1)
             out.append(_DRAW_DISCARD)
         return out
 
-    def _play_options(self, seat: int) -> list[A.Action]:
+    def _play_options(self, seat: int) -> A.ActionList:
         rs = self.ruleset
         melds = self.melds
         names = self.pack.names
         hand = self.hands[seat]
-        out: list[A.Action] = []
-        for combo in melds.spreads_in(hand, self.hand_index(seat)):
-            spread = A.Spread(tuple(names[c] for c in combo))
-            if not self._strands(seat, combo, spread):
-                out.append(spread)
+        out = A.ActionList()
+        out.spans = {}
+        out.discard_cards = ()
+        combos = melds.spreads_in(hand, self.hand_index(seat))
+        if combos:
+            for combo in combos:
+                spread = A.Spread(tuple(names[c] for c in combo))
+                if not self._strands(seat, combo, spread):
+                    out.append(spread)
+            if out:
+                out.spans[A.Spread] = (0, len(out))
         if self.spreads:
+            start = len(out)
             for number, combo in self._hit_options(seat):
                 hit = A.Hit(tuple(names[c] for c in combo), number)
                 if not self._strands(seat, combo, hit):
                     out.append(hit)
+            if len(out) > start:
+                out.spans[A.Hit] = (start, len(out))
         taken = self.taken_discard
         if rs.discard_must_be_used and taken is not None and taken in hand:
             return out  # the card taken must go into a spread before any discard
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
             return out
+        self._add_discards(out, hand, taken if rs.not_the_card_taken else None)
+        return out
+
+    def _add_discards(self, out: A.ActionList, hand: Sequence[int], skip: int | None) -> None:
+        """Append a discard of each card of ``hand`` but ``skip`` (two jokers are one discard)."""
+        melds = self.melds
         discard_of = melds.discard_actions
-        if not rs.not_the_card_taken:
-            taken = None
         if melds.unique_names:
-            out += [discard_of[c] for c in hand if c != taken]
+            cards = list(hand)
+            if skip is not None and skip in cards:
+                cards.remove(skip)
         else:
             seen: set[int] = set()
+            cards = []
             for c in hand:
-                d = discard_of[c]
-                if c != taken and id(d) not in seen:  # two jokers are one discard
-                    seen.add(id(d))
-                    out.append(d)
-        return out
+                if c != skip and id(discard_of[c]) not in seen:
+                    seen.add(id(discard_of[c]))
+                    cards.append(c)
+        if cards:
+            out.spans[A.Discard] = (len(out), len(out) + len(cards))
+            out += map(discard_of.__getitem__, cards)
+            out.discard_cards = cards
 
     def _slap_options(self, seat: int) -> list[A.Action]:
         slapping = self.ruleset.slapping
@@ -266,9 +306,6 @@ class TurnRules:
                 action = A.parse_action(action)
             except A.ActionSyntaxError as exc:
                 raise IllegalAction(str(exc)) from None
-        self._apply(action, player)
-
-    def _apply(self, action: A.Action, player: int | None = None) -> None:
         if self._outcome is not None:
             raise IllegalAction("the hand is over")
         seat = self.extra_discard_seat if self.extra_discard_seat is not None else self.current
@@ -282,6 +319,8 @@ class TurnRules:
             raise IllegalAction(self._out_of_phase(action))
         handler(self, seat, action)
         return None
+
+    _apply = apply
 
     def _out_of_phase(self, action: A.Action) -> str:
         if self.phase == EXTRA:
@@ -480,7 +519,12 @@ class TurnRules:
 
     def _draw(self, seat: int, card: int, *, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
-        self._give(seat, card)
+        self.hands[seat].append(card)
+        melds = self.melds
+        self.hand_value[seat] += self.pack.values[card]
+        self.hand_ranks[seat] += melds.rank_unit[card]
+        self.hand_runs[seat] += melds.run_bit[card]
+        self.hand_mask[seat] |= melds.card_bit[card]
         self.taken_discard = card if from_discard else None
         self.phase = PLAY
         if self._listened:

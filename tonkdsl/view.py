@@ -37,6 +37,11 @@ class View:
         return tuple(self._state.hands[self.seat])
 
     @property
+    def hand_mask(self) -> int:
+        """The player's cards as a mask: bit ``c`` is set when they hold card ``c``."""
+        return self._state.hand_mask[self.seat]
+
+    @property
     def count(self) -> int:
         return self._state.count(self.seat)
 
