@@ -116,14 +116,19 @@ class State(TurnRules):
         self.hand_runs[seat] -= m.run_bit[card]
         self.hand_mask[seat] &= ~m.card_bit[card]
 
+    def set_hand(self, seat: int, cards: Sequence[int]) -> None:
+        """Replace ``seat``'s hand (dealing, determinizing, enumerating hands in lint)."""
+        self.hands[seat] = hand = list(cards)
+        m = self.melds
+        self.hand_value[seat] = sum(map(self.pack.values.__getitem__, hand))
+        self.hand_ranks[seat] = sum(map(m.rank_unit.__getitem__, hand))
+        self.hand_runs[seat] = sum(map(m.run_bit.__getitem__, hand))
+        self.hand_mask[seat] = sum(map(m.card_bit.__getitem__, hand))
+
     def _index_hands(self) -> None:
         """Recompute every hand's summaries (after hands were set wholesale)."""
-        m = self.melds
         for seat, hand in enumerate(self.hands):
-            self.hand_value[seat] = sum(map(self.pack.values.__getitem__, hand))
-            self.hand_ranks[seat] = sum(map(m.rank_unit.__getitem__, hand))
-            self.hand_runs[seat] = sum(map(m.run_bit.__getitem__, hand))
-            self.hand_mask[seat] = sum(map(m.card_bit.__getitem__, hand))
+            self.set_hand(seat, hand)
 
     def hand_index(self, seat: int) -> tuple[int, int] | None:
         """The hand's (rank lanes, run bits) when they are exact for this pack (else None)."""

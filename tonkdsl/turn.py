@@ -546,14 +546,10 @@ class TurnRules:
 
     def _next_turn(self) -> None:
         prev = self.current
-        self.current = (self.current + 1) % self.num_players
-        if self.current == (self.dealer + 1) % self.num_players:
+        seat = self.current = (prev + 1) % self.num_players
+        if seat == (self.dealer + 1) % self.num_players:
             self.round_number += 1
             self._event("round_end", prev)
-        self._start_turn()
-
-    def _start_turn(self) -> None:
-        seat = self.current
         self.phase = START
         self.taken_discard = None
         self.hit_cards_this_turn = 0

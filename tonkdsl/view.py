@@ -108,10 +108,9 @@ class View:
         for seat in range(st.num_players):
             if seat != self.seat:
                 n = len(st.hands[seat])
-                world.hands[seat] = cards[:n]
+                world.set_hand(seat, cards[:n])
                 cards = cards[n:]
         world.stock = cards
-        world._index_hands()
         return world
 
 

@@ -109,7 +109,7 @@ def compute(rs: Ruleset) -> OddsTable:
         hand = [c for g, c_n in zip(groups, counts) for c in g[:c_n]]
         count = sum(v * c for v, c in zip(values, counts))
         max_count, min_count = max(max_count, count), min(min_count, count)
-        state.hands[0] = hand
+        state.set_hand(0, hand)
         state.stats[0].dealt_count = count
         hit = []
         for r in rules:
