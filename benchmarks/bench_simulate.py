@@ -1,11 +1,11 @@
 """Speed of the interpreter next to the hard-coded baseline, in one run on one machine.
 
-    python benchmarks/bench_simulate.py [--hands 3000] [--reps 3] [--players 3]
+    python benchmarks/bench_simulate.py [--hands 3000] [--reps 7] [--players 3]
                                         [--workers-hands 6000] [--memory 20000,200000]
 
 Prints hands/s and actions/s of `tonk simulate standard` (greedy bots, one core) and of
-`../shared/bench/tonk_min.py bench --players 3`, and the ratio. The median of the repetitions
-is reported; both run in this same process, one after the other. Then the speed-up of two
+`../shared/bench/tonk_min.py bench --players 3`, and the ratio. Both run in this same process,
+repetitions alternating between them; the medians are reported. Then the speed-up of two
 worker processes over one, and the peak memory of whole `tonk simulate` runs of growing size
 (tallies stream: memory should not grow with the number of hands).
 """
@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import random
 import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from tonkdsl import load_ruleset
 from tonkdsl.bots import greedy_bot
@@ -28,22 +30,7 @@ from tonkdsl.simulate import simulate
 BASELINE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "tonk_min.py"
 
 
-def bench_tonkdsl(players: int, hands: int, reps: int) -> tuple[float, float]:
-    rs = load_ruleset("standard")
-    simulate(rs, [greedy_bot] * players, 200, 99)  # warm up
-    hps, aps = [], []
-    for rep in range(reps):
-        t0 = time.perf_counter()
-        s = simulate(rs, [greedy_bot] * players, hands, rep)
-        dt = time.perf_counter() - t0
-        hps.append(hands / dt)
-        aps.append(s.actions / dt)
-        print(f"  tonkdsl rep {rep}: {hands / dt:8.0f} hands/s {s.actions / dt:9.0f} actions/s "
-              f"({s.actions / hands:.1f} actions/hand)")
-    return statistics.median(hps), statistics.median(aps)
-
-
-def bench_baseline(players: int, hands: int, reps: int) -> tuple[float, float] | None:
+def load_baseline() -> Any | None:
     if not BASELINE.exists():
         print(f"  baseline not found at {BASELINE}")
         return None
@@ -51,20 +38,51 @@ def bench_baseline(players: int, hands: int, reps: int) -> tuple[float, float] |
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    import random
+    return mod
 
-    hps, aps = [], []
+
+def tonkdsl_once(rs: Any, players: int, hands: int, rep: int) -> tuple[float, float]:
+    t0 = time.perf_counter()
+    s = simulate(rs, [greedy_bot] * players, hands, rep)
+    dt = time.perf_counter() - t0
+    return hands / dt, s.actions / dt
+
+
+def baseline_once(mod: Any, players: int, hands: int, rep: int) -> tuple[float, float]:
+    rng = random.Random(12345 + rep)
+    acts = 0
+    t0 = time.perf_counter()
+    for _ in range(hands):
+        acts += mod.play_hand(players, rng)[3]
+    dt = time.perf_counter() - t0
+    return hands / dt, acts / dt
+
+
+def bench_speed(players: int, hands: int, reps: int) -> None:
+    """Repetitions alternate between the two, so that a machine that speeds up or slows down
+    during the run (shared cores, frequency scaling) weighs on both alike; the ratio reported
+    is the median of the repetitions' ratios."""
+    rs = load_ruleset("standard")
+    mod = load_baseline()
+    simulate(rs, [greedy_bot] * players, 200, 99)  # warm up
+    ours: list[tuple[float, float]] = []
+    base: list[tuple[float, float]] = []
+    ratios: list[float] = []
     for rep in range(reps):
-        rng = random.Random(12345 + rep)
-        acts = 0
-        t0 = time.perf_counter()
-        for _ in range(hands):
-            acts += mod.play_hand(players, rng)[3]
-        dt = time.perf_counter() - t0
-        hps.append(hands / dt)
-        aps.append(acts / dt)
-        print(f"  baseline rep {rep}: {hands / dt:8.0f} hands/s {acts / dt:9.0f} actions/s")
-    return statistics.median(hps), statistics.median(aps)
+        ours.append(tonkdsl_once(rs, players, hands, rep))
+        line = f"  rep {rep}: tonkdsl {ours[-1][0]:7.0f} hands/s {ours[-1][1]:8.0f} actions/s"
+        if mod is not None:
+            base.append(baseline_once(mod, players, hands * 4, rep))
+            ratios.append(ours[-1][0] / base[-1][0])
+            line += f" | baseline {base[-1][0]:7.0f} hands/s {base[-1][1]:8.0f} actions/s | ratio {ratios[-1]:.3f}"
+        print(line)
+    hps, aps = statistics.median(h for h, _ in ours), statistics.median(a for _, a in ours)
+    print(f"tonkdsl : {hps:8.0f} hands/s {aps:9.0f} actions/s ({1e6 / aps:.1f} us/action)")
+    if base:
+        bhps, baps = statistics.median(h for h, _ in base), statistics.median(a for _, a in base)
+        print(f"baseline: {bhps:8.0f} hands/s {baps:9.0f} actions/s ({1e6 / baps:.1f} us/action)")
+        print(f"ratio   : {statistics.median(ratios):.3f} x the baseline's hands/s, median of {reps} "
+              f"(range {min(ratios):.3f}-{max(ratios):.3f}; target 0.4)")
 
 
 def bench_workers(hands: int) -> None:
@@ -92,18 +110,13 @@ def bench_memory(sizes: list[int]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=3000)
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--workers-hands", type=int, default=6000)
     ap.add_argument("--memory", default="20000,200000", help="comma-separated run sizes ('' to skip)")
     a = ap.parse_args()
     print(f"python {sys.version.split()[0]}; standard, {a.players} players, greedy bots, one core")
-    ours = bench_tonkdsl(a.players, a.hands, a.reps)
-    base = bench_baseline(a.players, a.hands * 5, a.reps)
-    print(f"tonkdsl : {ours[0]:8.0f} hands/s {ours[1]:9.0f} actions/s ({1e6 / ours[1]:.1f} us/action)")
-    if base:
-        print(f"baseline: {base[0]:8.0f} hands/s {base[1]:9.0f} actions/s ({1e6 / base[1]:.1f} us/action)")
-        print(f"ratio   : {ours[0] / base[0]:.3f} x the baseline's hands/s (target 0.4)")
+    bench_speed(a.players, a.hands, a.reps)
     if a.workers_hands:
         bench_workers(a.workers_hands)
     if a.memory:

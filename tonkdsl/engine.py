@@ -231,10 +231,12 @@ class State(TurnRules):
         """Run the automatic wins on the deal (done by :func:`deal`)."""
         rs = self.ruleset
         order = [(self.dealer + 1 + i) % self.num_players for i in range(self.num_players)]
-        rules = sorted((r for r in rs.deal_wins if r.claim is None), key=lambda r: -r.priority)
+        rules = rs.automatic_deal_wins
         claimants: dict[int, DealWin] = {}
+        if not rules:
+            return
         for seat in order:
-            ctx = self._ctx(actor=seat)
+            ctx = EvalContext(self, seat)
             for rule in rules:
                 if self._eval(rule.when, ctx):
                     claimants[seat] = rule

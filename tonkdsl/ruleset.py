@@ -162,6 +162,11 @@ class Ruleset:
 
         return MeldRules(self)
 
+    @functools.cached_property
+    def automatic_deal_wins(self) -> tuple[DealWin, ...]:
+        """The deal wins that apply without a claim, highest priority first."""
+        return tuple(sorted((r for r in self.deal_wins if r.claim is None), key=lambda r: -r.priority))
+
     def new_hand(self, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
                  layout: Any = None) -> "State":
         """Deal a hand (see :func:`tonkdsl.engine.deal`)."""
