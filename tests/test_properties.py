@@ -55,6 +55,21 @@ def assert_hands_indexed(s: State) -> None:
             assert s.hand_index(seat) == s.melds.hand_index(hand)
 
 
+def assert_grouped(s: State, legal: Any) -> None:
+    """legal_actions() is grouped by kind: its spans cover the list, one kind each, and the card
+    ids of the discards name the discards."""
+    assert isinstance(legal, A.ActionList)
+    covered = []
+    for kind, (lo, hi) in legal.spans.items():
+        assert lo < hi and all(type(a) is kind for a in legal[lo:hi])
+        covered += range(lo, hi)
+    assert sorted(covered) == list(range(len(legal)))
+    if A.Discard in legal.spans:
+        lo, hi = legal.spans[A.Discard]
+        assert [s.pack.names[c] for c in legal.discard_cards] == [a.card for a in legal[lo:hi]]
+        assert all(c in s.hands[s.current_player()] for c in legal.discard_cards)
+
+
 def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
          check_each_action: bool = False) -> tuple[State, list[str]]:
     """Play a hand with random legal actions; 'patient' players never drop while they can draw."""
@@ -68,6 +83,7 @@ def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
         assert_hands_indexed(state)
         legal = state.legal_actions()
         assert legal, "no legal action before the end of the hand"
+        assert_grouped(state, legal)
         if check_each_action:
             for a in legal:
                 twin = state.clone()

@@ -212,3 +212,27 @@ def test_deal_passes_left() -> None:
     rs = load_ruleset("standard")
     assert next_dealer(rs, 0, 3) == 1 and next_dealer(rs, 2, 3) == 0
     assert next_dealer(SimpleNamespace(rotation="right"), 0, 3) == 2  # type: ignore[arg-type]
+
+
+def test_action_list_grouped_keeps_order_within_each_kind() -> None:
+    actions = [A.Discard("8S"), A.Spread(("2C", "3C", "4C")), A.Discard("KD"), A.Hit(("5C",), 1), A.Discard("AH")]
+    grouped = A.ActionList.grouped(actions)
+    assert grouped == [A.Discard("8S"), A.Discard("KD"), A.Discard("AH"), A.Spread(("2C", "3C", "4C")),
+                       A.Hit(("5C",), 1)]
+    assert grouped.spans == {A.Discard: (0, 3), A.Spread: (3, 4), A.Hit: (4, 5)}
+    assert grouped.discard_cards == ()
+
+
+def test_greedy_bot_chooses_the_same_from_any_order() -> None:
+    from tonkdsl.bots import greedy_bot
+    from tonkdsl.view import View
+
+    state = deal(load_ruleset("standard"), 3, seed=5)
+    state.apply("draw stock")
+    legal = state.legal_actions()
+    view = View(state, state.current_player())
+    assert [state.pack.names[c] for c in view.hand] == ["8S", "9H", "5D", "7H", "2C", "AC"]
+    # 8S is the highest card with no partner (9H-7H and AC-2C are near-runs): the greedy discard,
+    # from the engine's grouped list or from any other list of the same actions.
+    assert greedy_bot(view, legal, Rng(0)) == A.Discard("8S")
+    assert greedy_bot(view, list(reversed(legal)), Rng(0)) == A.Discard("8S")
