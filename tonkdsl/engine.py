@@ -7,7 +7,6 @@ and ``clone()``; what happens at each step is read from the ruleset, never from 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from tonkdsl.expr.compiler import NOT_CONSTANT, EvalError

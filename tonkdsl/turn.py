@@ -436,8 +436,8 @@ class TurnRules:
             self._end("out_on_discard", actor=seat)
             return
         self._next_turn()
-        if self._outcome is None and rs.slapping is not None:
-            self.slap_window = (card, seat)
+        if self._outcome is None:
+            self._open_slap_window(card, seat)
 
     def _do_extra_discard(self, seat: int, action: A.Discard) -> None:
         (card,) = self._take_ids(seat, (action.card,))
