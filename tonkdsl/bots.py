@@ -15,6 +15,11 @@ def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
     return rng.choice(legal)
 
 
+# Module names for the action kinds: the greedy bot looks them up at every decision.
+_CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
+_SPREAD, _HIT, _DISCARD = A.Spread, A.Hit, A.Discard
+
+
 def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 10) -> A.Action:
     """Claims or drops when its count is low, lays the biggest spread, hits, discards high.
 
@@ -22,19 +27,17 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
     within two places in the run order)."""
     grouped = legal if type(legal) is A.ActionList else A.ActionList.grouped(legal)
     spans = grouped.spans
-    if A.Claim in spans:
-        return grouped[spans[A.Claim][0]]
-    if A.Drop in spans and view.count <= drop_at:
-        return grouped[spans[A.Drop][0]]
-    if A.DrawStock in spans:
-        return grouped[spans[A.DrawStock][0]]
-    if A.DrawDiscard in spans:
-        return grouped[spans[A.DrawDiscard][0]]
-    for kind in (A.Spread, A.Hit):  # the one that plays the most cards (the first of equals)
-        span = spans.get(kind)
-        if span is not None:
-            return max(grouped[span[0]:span[1]], key=_size)
-    span = spans.get(A.Discard)
+    if _CLAIM in spans:
+        return grouped[spans[_CLAIM][0]]
+    if _DROP in spans and view.count <= drop_at:
+        return grouped[spans[_DROP][0]]
+    span = spans.get(_DRAW_STOCK) or spans.get(_DRAW_DISCARD)
+    if span is not None:
+        return grouped[span[0]]
+    span = spans.get(_SPREAD) or spans.get(_HIT)  # the one that plays the most cards (the first of equals)
+    if span is not None:
+        return max(grouped[span[0]:span[1]], key=_size)
+    span = spans.get(_DISCARD)
     if span is not None:
         lo, hi = span
         cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
@@ -52,16 +55,19 @@ def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
 
 
 def _discard_choice(view: View, cards: Sequence[int]) -> int:
-    """Index in ``cards`` of the card to discard: lonely before kept, then the highest value."""
+    """Index in ``cards`` of the card to discard: the highest-valued lonely card (not near
+    another card held), else the highest-valued card; the first of equals."""
     held = view.hand_mask
     near = view.meld_rules.near(2)
     values = view.pack.values
-    best, best_lonely, best_value = 0, False, values[cards[0]] - 1
+    best, best_value = -1, -1 << 62
     for i, c in enumerate(cards):
-        lonely = not near[c] & held
-        if lonely > best_lonely or (lonely == best_lonely and values[c] > best_value):
-            best, best_lonely, best_value = i, lonely, values[c]
-    return best
+        if not near[c] & held and values[c] > best_value:
+            best, best_value = i, values[c]
+    if best >= 0:
+        return best
+    held_values = [values[c] for c in cards]
+    return held_values.index(max(held_values))
 
 
 BOTS: dict[str, Policy] = {"random": random_bot, "greedy": greedy_bot}

@@ -234,8 +234,9 @@ class State(TurnRules):
         claimants: dict[int, DealWin] = {}
         if not rules:
             return
+        ctx = EvalContext(self)
         for seat in order:
-            ctx = EvalContext(self, seat)
+            ctx.actor = seat
             for rule in rules:
                 if self._eval(rule.when, ctx):
                     claimants[seat] = rule
@@ -278,6 +279,9 @@ class State(TurnRules):
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores)
 
 
+_NO_LAYOUT = Layout({})
+
+
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
          layout: Layout | None = None, unit: int | None = None) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
@@ -294,20 +298,20 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
                          f"{' + the upcard' if rs.upcard else ''} need {need}")
     dealer = num_players - 1 if dealer is None else dealer
     state = State(rs, num_players, dealer, stake, unit)
-    layout = layout or Layout({})
-    if layout.hands or layout.stock_top or layout.upcard is not None:
+    layout = layout or _NO_LAYOUT
+    seats = [(dealer + 1 + i) % num_players for i in range(num_players)]
+    if layout is _NO_LAYOUT:
+        order = list(range(len(rs.pack)))
+    else:
         placed = {c for h in layout.hands.values() for c in h} | set(layout.stock_top)
         if layout.upcard is not None:
             placed.add(layout.upcard)
         order = [c for c in range(len(rs.pack)) if c not in placed]
-    else:
-        order = list(range(len(rs.pack)))
+        for seat, cards in layout.hands.items():
+            state.hands[seat] = list(cards)
+        seats = [seat for seat in seats if seat not in layout.hands]
     Rng(seed).shuffle(order)  # the order in which the cards not placed are dealt
-    for seat, cards in layout.hands.items():
-        state.hands[seat] = list(cards)
     # One card at a time, clockwise from the dealer's left, to each seat not fixed by the layout.
-    seats = [(dealer + 1 + i) % num_players for i in range(num_players)]
-    seats = [seat for seat in seats if seat not in layout.hands]
     dealt = len(seats) * rs.hand_size
     for i, seat in enumerate(seats):
         state.hands[seat] = order[i:dealt:len(seats)]
@@ -317,13 +321,14 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
         else:
             state.discard_pile.append(order[dealt])
             dealt += 1
-    state.stock = order[dealt:][::-1]
+    stock = state.stock = order[dealt:]
+    stock.reverse()
     if layout.stock_top:
-        state.stock += list(layout.stock_top)[::-1]  # the top of the stock is the last element
+        stock += reversed(layout.stock_top)  # the top of the stock is the last element
     state._index_hands()
-    for seat in range(num_players):
-        state.stats[seat].dealt_count = state.count(seat)
-    state.dealt_hands = tuple(tuple(h) for h in state.hands)
+    for seat, st in enumerate(state.stats):
+        st.dealt_count = state.hand_value[seat]
+    state.dealt_hands = tuple(map(tuple, state.hands))
     state.turn_number = 1
     state.stats[state.current].turns = 1
     state.check_deal_wins()

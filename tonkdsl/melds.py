@@ -44,6 +44,7 @@ class MeldRules:
         for c, n in enumerate(pack.names):
             ids.setdefault(n, []).append(c)
         self.ids_by_name = {n: tuple(v) for n, v in ids.items()}
+        self.only_id = {n: v[0] for n, v in ids.items() if len(v) == 1}  # names one card has
         self.has_claims = any(w.claim is not None for w in rs.deal_wins)
         self.draws_stock = "stock" in rs.draw_from
         self.draws_discard = "discard" in rs.draw_from
@@ -170,7 +171,7 @@ class MeldRules:
         if self.natural and len(hand) <= 12:
             if len(hand) < self.min_size or not self.may_hold_spread(*(index or self.hand_index(hand))):
                 return []
-            return self._spreads_natural(hand)
+            return self.spreads_natural(hand)
         cards = [c for c in hand if self.meldable[c]]
         if len(cards) < self.min_size:
             return []
@@ -178,7 +179,7 @@ class MeldRules:
         if not wilds and len(cards) <= 12:
             if not self.may_hold_spread(*self.hand_index(cards)):
                 return []
-            return self._spreads_natural(cards)
+            return self.spreads_natural(cards)
         found: dict[tuple[int, ...], None] = {}
         top = min(len(cards), max(self.book_max, self.run_max))
         for size in range(self.min_size, top + 1):
@@ -187,7 +188,8 @@ class MeldRules:
                     found[combo] = None
         return list(found)
 
-    def _spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
+    def spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
+        """:meth:`spreads_in` for natural cards (no wild card, no joker), at most 12 of them."""
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min
         out: list[tuple[int, ...]] = []
@@ -259,22 +261,50 @@ class MeldRules:
         key = (kind, tuple(spread))
         got = self._accepts.get(key)
         if got is None:
-            check = self.is_book if kind == BOOK else self.is_run
-            base = list(spread)
-            cands: set[int] = set()
-            for c in spread:
-                if not self.wild[c]:
-                    cands.update((self._same_rank if kind == BOOK else self._same_suit)[c])
-            cands.update(d for d in range(len(self.pack)) if self.meldable[d] and self.wild[d])
-            cands.difference_update(spread)
-            got = sum(self.card_bit[c] for c in cands if check(base + [c]))
+            if self.natural and not self._wraps and spread:
+                got = self._accepts_natural(spread, kind)
+            else:
+                check = self.is_book if kind == BOOK else self.is_run
+                base = list(spread)
+                cands: set[int] = set()
+                for c in spread:
+                    if not self.wild[c]:
+                        cands.update((self._same_rank if kind == BOOK else self._same_suit)[c])
+                cands.update(d for d in range(len(self.pack)) if self.meldable[d] and self.wild[d])
+                cands.difference_update(spread)
+                got = sum(self.card_bit[c] for c in cands if check(base + [c]))
             if len(self._accepts) >= 100_000:  # bounded: a long run of odd spreads starts afresh
                 self._accepts.clear()
             self._accepts[key] = got
         return got
 
+    def _accepts_natural(self, spread: Sequence[int], kind: str) -> int:
+        """:meth:`accepts` without wild cards or wrapping runs, from the rules of
+        :meth:`is_book` and :meth:`is_run` directly (tested against them)."""
+        n = len(spread) + 1
+        if kind == BOOK:
+            if not self.book_min <= n <= self.book_max or not self.is_book(spread):
+                return 0
+            return sum(self.card_bit[d] for d in self._same_rank[spread[0]] if d not in spread)
+        pack = self.pack
+        if not self.run_min <= n <= min(self.run_max, pack.run_length) or not self.is_run(spread):
+            return 0
+        places = {pack.run_index[c] for c in spread}
+        low, high = min(places), max(places)
+        got = 0
+        for d in self._same_suit[spread[0]]:
+            p = pack.run_index[d]
+            if p >= 0 and p not in places and max(high, p) - min(low, p) < n:
+                got |= self.card_bit[d]
+        return got
+
     def hits_on(self, spread: Sequence[int], kind: str, hand: Iterable[int], limit: int) -> Iterator[tuple[int, ...]]:
-        """Every set of at most ``limit`` hand cards that keeps ``spread`` a spread of ``kind``."""
+        """Every set of at most ``limit`` hand cards that keeps ``spread`` a spread of ``kind``.
+
+        Only sets with a card that fits alone (:meth:`accepts`) are checked: no other set can
+        be a hit."""
+        fits = self.accepts(spread, kind)
+        bit = self.card_bit
         pack = self.pack
         if kind == BOOK:
             ranks = {pack.ranks[c] for c in spread if not self.wild[c]}
@@ -288,5 +318,8 @@ class MeldRules:
         base = list(spread)
         for size in range(1, min(limit, len(cand)) + 1):
             for combo in combinations(cand, size):
-                if check(base + list(combo)):
+                if size == 1:
+                    if fits & bit[combo[0]]:
+                        yield combo
+                elif any(fits & bit[c] for c in combo) and check(base + list(combo)):
                     yield combo

@@ -33,16 +33,16 @@ CHUNK_HANDS = 250  # hands per task sent to a worker (rounded to whole sessions)
 
 def play_out(state: State, bots: Sequence[Policy], rng: Rng) -> int:
     """Let the bots play ``state`` to its end; returns the number of actions."""
-    n = 0
-    legal_actions, apply, current = state.legal_actions, state.apply, state.current_player
+    if state._outcome is not None:
+        return 0
+    legal_actions, apply = state.legal_actions, state.apply
     views = [View(state, seat) for seat in range(state.num_players)]  # a view is a live window
-    while state._outcome is None:
-        seat = current()
+    for n in range(1, MAX_ACTIONS_PER_HAND + 1):
+        seat = state.current if state.extra_discard_seat is None else state.extra_discard_seat
         apply(bots[seat](views[seat], legal_actions(), rng))
-        n += 1
-        if n > MAX_ACTIONS_PER_HAND:  # pragma: no cover - the engine's turn cap ends hands first
-            raise RuntimeError("a hand did not end")
-    return n
+        if state._outcome is not None:
+            return n
+    raise RuntimeError("a hand did not end")  # pragma: no cover - the engine's turn cap ends hands first
 
 
 def play_hand(ruleset: Ruleset, bots: Sequence[Policy], seed: int, dealer: int, stake: int = 1) -> tuple[Outcome, int]:

@@ -16,7 +16,7 @@ from tonkdsl.melds import MeldRules
 from tonkdsl.names import EvalContext
 from tonkdsl.outcome import Outcome
 from tonkdsl.ruleset import DealWin, Ruleset
-from tonkdsl.table import EXTRA, MAX_TURNS, PLAY, START, IllegalAction, PlayerStats, TableSpread
+from tonkdsl.table import EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
 
@@ -88,64 +88,80 @@ class TurnRules:
         return out
 
     def _start_options(self, seat: int) -> A.ActionList:
-        out = A.ActionList()
-        spans: dict[type, tuple[int, int]] = {}
-        out.spans = spans
-        out.discard_cards = ()
-        if self.slap_window is not None:
-            slaps = self._slap_options(seat)
-            if slaps:
-                spans[A.Slap] = (0, len(slaps))
-                out += slaps
         melds = self.melds
         drop = self.ruleset.drop_allowed
+        kinds = 0  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
         if drop.constant is True or (drop.constant is not False and self._can_drop(seat)):
-            spans[A.Drop] = (len(out), len(out) + 1)
-            out.append(_DROP)
+            kinds = 1
         if melds.has_claims and self._claimable(seat) is not None:
-            spans[A.Claim] = (len(out), len(out) + 1)
-            out.append(_CLAIM)
+            kinds |= 2
         if melds.draws_stock:
-            spans[A.DrawStock] = (len(out), len(out) + 1)
-            out.append(_DRAW_STOCK)
+            kinds |= 4
         # Taking the discard into a hand that keeps other cards needs no check unless the card
         # must be played at once (see _can_draw_discard).
         if melds.draws_discard and self.discard_pile and (
                 (self.hands[seat] and not self.ruleset.discard_must_be_used) or self._can_draw_discard(seat)):
-            spans[A.DrawDiscard] = (len(out), len(out) + 1)
-            out.append(_DRAW_DISCARD)
+            kinds |= 8
+        slaps = self._slap_options(seat) if self.slap_window is not None else None
+        actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
+        out = A.ActionList(actions)
+        out.discard_cards = ()
+        if slaps:  # the slaps come first
+            n = len(slaps)
+            out[:0] = slaps
+            out.spans = {A.Slap: (0, n), **{k: (a + n, b + n) for k, (a, b) in spans.items()}}
+        else:
+            out.spans = spans  # shared: the spans of an ActionList are read, never changed
         return out
 
     def _play_options(self, seat: int) -> A.ActionList:
         rs = self.ruleset
         melds = self.melds
-        names = self.pack.names
         hand = self.hands[seat]
         out = A.ActionList()
-        out.spans = {}
+        spans: dict[type, tuple[int, int]] = {}
+        out.spans = spans
         out.discard_cards = ()
-        combos = melds.spreads_in(hand, self.hand_index(seat))
+        # A spread appears only in a hand that passes may_hold_spread (two bit tests on the
+        # summaries the state keeps), which most hands do not.
+        if melds.indexable and len(hand) <= 12:
+            combos = (melds.spreads_natural(hand) if len(hand) >= melds.min_size and
+                      melds.may_hold_spread(self.hand_ranks[seat], self.hand_runs[seat]) else None)
+        else:
+            combos = melds.spreads_in(hand)
         if combos:
+            names = self.pack.names
             for combo in combos:
                 spread = A.Spread(tuple(names[c] for c in combo))
                 if not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
-                out.spans[A.Spread] = (0, len(out))
+                spans[A.Spread] = (0, len(out))
         if self.spreads:
             start = len(out)
+            names = self.pack.names
             for number, combo in self._hit_options(seat):
                 hit = A.Hit(tuple(names[c] for c in combo), number)
                 if not self._strands(seat, combo, hit):
                     out.append(hit)
             if len(out) > start:
-                out.spans[A.Hit] = (start, len(out))
+                spans[A.Hit] = (start, len(out))
         taken = self.taken_discard
-        if rs.discard_must_be_used and taken is not None and taken in hand:
-            return out  # the card taken must go into a spread before any discard
+        if taken is not None:
+            if rs.discard_must_be_used and taken in hand:
+                return out  # the card taken must go into a spread before any discard
+            skip = taken if rs.not_the_card_taken else None
+        else:
+            skip = None
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
             return out
-        self._add_discards(out, hand, taken if rs.not_the_card_taken else None)
+        if melds.unique_names and skip is None:
+            if hand:  # the common case, inline: one discard per card
+                spans[A.Discard] = (len(out), len(out) + len(hand))
+                out += map(melds.discard_actions.__getitem__, hand)
+                out.discard_cards = list(hand)
+        else:
+            self._add_discards(out, hand, skip)
         return out
 
     def _add_discards(self, out: A.ActionList, hand: Sequence[int], skip: int | None) -> None:
@@ -250,12 +266,6 @@ class TurnRules:
                 card in combo for _, combo in self._hit_options(seat, hand))
         return True
 
-    def _discard_allowed_now(self) -> bool:
-        rs = self.ruleset
-        if rs.discard_must_be_used and self.taken_discard in self.hands[self.current]:
-            return False
-        return True
-
     def _hit_options(self, seat: int, hand: Sequence[int] | None = None) -> list[tuple[int, tuple[int, ...]]]:
         rs = self.ruleset
         if not self.spreads:
@@ -301,6 +311,18 @@ class TurnRules:
         """Apply an action of the player to act, or of ``player`` out of turn (a slap).
 
         Raises :class:`IllegalAction` with the reason."""
+        # The common case first: the player to act, in a phase where this kind of action is
+        # played. Everything else (text, a slap, out of turn, an extra discard, the hand
+        # over, the wrong phase) takes the long way, which also words the refusals.
+        handler = _HANDLERS[self.phase].get(type(action))
+        if handler is not None and player is None and self.extra_discard_seat is None:
+            handler(self, self.current, action)
+            return None
+        return self._apply_other(action, player)
+
+    _apply = apply
+
+    def _apply_other(self, action: A.Action | str, player: int | None) -> None:
         if isinstance(action, str):
             try:
                 action = A.parse_action(action)
@@ -319,8 +341,6 @@ class TurnRules:
             raise IllegalAction(self._out_of_phase(action))
         handler(self, seat, action)
         return None
-
-    _apply = apply
 
     def _out_of_phase(self, action: A.Action) -> str:
         if self.phase == EXTRA:
@@ -412,21 +432,21 @@ class TurnRules:
 
     def _do_discard(self, seat: int, action: A.Discard) -> None:
         rs = self.ruleset
-        hand = self.hands[seat]
-        ids = self.melds.ids_by_name.get(action.card)
-        if ids is not None and len(ids) == 1 and ids[0] in hand:
-            card = ids[0]
-        else:
+        card = self.melds.only_id.get(action.card, -1)
+        if card < 0 or not self.hand_mask[seat] >> card & 1:
             (card,) = self._take_ids(seat, (action.card,))
-        if rs.not_the_card_taken and card == self.taken_discard:
-            raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
-                                "this turn")
-        if not self._discard_allowed_now():
-            raise IllegalAction("the card you took from the discard pile must go into a spread first")
-        held = self._held_spread(seat) if rs.hold_allowed is not None else None
-        if held is not None:
-            raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
-                                "lay it before you discard")
+        taken = self.taken_discard
+        if taken is not None:
+            if rs.not_the_card_taken and card == taken:
+                raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
+                                    "this turn")
+            if rs.discard_must_be_used and taken in self.hands[seat]:
+                raise IllegalAction("the card you took from the discard pile must go into a spread first")
+        if rs.hold_allowed is not None:
+            held = self._held_spread(seat)
+            if held is not None:
+                raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
+                                    "lay it before you discard")
         self._take(seat, card)
         self.discard_pile.append(card)
         if "discarded" in self._listened:
@@ -567,10 +587,24 @@ class TurnRules:
             self._event("turn_start", seat)
 
 
+# The start of a turn offers a few of four actions: each combination is built once.
+_START: tuple[tuple[type, A.Action], ...] = (
+    (A.Drop, _DROP), (A.Claim, _CLAIM), (A.DrawStock, _DRAW_STOCK), (A.DrawDiscard, _DRAW_DISCARD))
+_START_LISTS: dict[int, tuple[tuple[A.Action, ...], dict[type, tuple[int, int]]]] = {}
+
+
+def _start_list(kinds: int) -> tuple[tuple[A.Action, ...], dict[type, tuple[int, int]]]:
+    chosen = [(kind, action) for bit, (kind, action) in enumerate(_START) if kinds >> bit & 1]
+    made = (tuple(a for _, a in chosen), {kind: (i, i + 1) for i, (kind, _) in enumerate(chosen)})
+    _START_LISTS[kinds] = made
+    return made
+
+
 _Handler = Callable[[Any, int, Any], None]
 _HANDLERS: dict[str, dict[type, _Handler]] = {
     START: {A.Drop: TurnRules._do_drop, A.Claim: TurnRules._do_claim,
             A.DrawStock: TurnRules._do_draw_stock, A.DrawDiscard: TurnRules._do_draw_discard},
     PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard},
     EXTRA: {A.Discard: TurnRules._do_extra_discard},
+    OVER: {},
 }

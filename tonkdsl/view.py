@@ -43,7 +43,7 @@ class View:
 
     @property
     def count(self) -> int:
-        return self._state.count(self.seat)
+        return self._state.hand_value[self.seat]
 
     @property
     def hand_names(self) -> tuple[str, ...]:
