@@ -6,13 +6,13 @@ machine and every Python, so the engine uses this fully specified generator inst
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from math import factorial
 from typing import MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
 _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-# below(n) rejects draws at or above the largest multiple of n that fits in 64 bits.
-_LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(257))
 
 
 class Rng:
@@ -41,29 +41,32 @@ class Rng:
                 return x % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place: ``j = below(i + 1)`` for ``i`` from the end.
+        """A uniform permutation in place, from one uniform integer ``x`` below ``n!``.
 
-        The generator is inlined (the same draws as calling :meth:`below`): every hand starts
-        with a shuffle, and this is the simulator's hot path."""
-        if len(items) >= len(_LIMITS):
-            for i in range(len(items) - 1, 0, -1):
-                j = self.below(i + 1)
-                items[i], items[j] = items[j], items[i]
+        ``x`` is drawn from as few 64-bit words as leave 30 bits to spare (four for 52 cards),
+        rejecting values at or above the largest multiple of ``n!`` that fits, so it is exactly
+        uniform. Its digits in the factorial base are Fisher-Yates' draws: for ``i`` from the
+        end, ``x, j = divmod(x, i + 1)`` and items ``i`` and ``j`` swap. One draw per four
+        cards instead of one per card: every hand starts with a shuffle."""
+        n = len(items)
+        if n < 2:
             return
+        words, limit, total = _shuffle_plan(n)
         state = self._state
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _LIMITS[n]
-            while True:
+        while True:
+            x = 0
+            for _ in range(words):
                 state = (state + _GAMMA) & _MASK
                 z = ((state ^ (state >> 30)) * _MIX1) & _MASK
                 z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-                z ^= z >> 31
-                if z < limit:
-                    break
-            j = z % n
-            items[i], items[j] = items[j], items[i]
+                x = (x << 64) | (z ^ (z >> 31))
+            if x < limit:
+                break
         self._state = state
+        x %= total
+        for i in range(n - 1, 0, -1):
+            x, j = divmod(x, i + 1)
+            items[i], items[j] = items[j], items[i]
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
@@ -71,6 +74,15 @@ class Rng:
     def fork(self, index: int) -> "Rng":
         """An independent generator for sub-stream ``index`` (e.g. one per simulated hand)."""
         return Rng(Rng(self._state ^ ((index * 0xD1B54A32D192ED03) & _MASK)).next_u64())
+
+
+@lru_cache(maxsize=64)
+def _shuffle_plan(n: int) -> tuple[int, int, int]:
+    """(64-bit words to draw, rejection limit, n!) for shuffling ``n`` items."""
+    total = factorial(n)
+    words = (total.bit_length() + 30 + 63) // 64
+    space = 1 << (64 * words)
+    return words, space - space % total, total
 
 
 def derive_seed(master: int, index: int) -> int:
