@@ -46,7 +46,7 @@ def test_spreads_in_equals_brute_force(ref: Any, data: Any) -> None:
     assert set(m.spreads_in(hand)) == brute_spreads(m, hand)
     assert len(m.spreads_in(hand)) == len(set(m.spreads_in(hand)))
     if m.indexable:
-        assert m.spreads_in(hand, m.hand_index(hand)) == m.spreads_in(hand)
+        assert m.spreads_in(hand, m.hand_sig(hand)) == m.spreads_in(hand)
 
 
 @pytest.mark.parametrize("ref", PACKS, ids=str)

@@ -47,12 +47,12 @@ def assert_hands_indexed(s: State) -> None:
     """The summaries the engine keeps up to date equal those recomputed from the hands."""
     twin = s.clone()
     twin._index_hands()
-    assert (s.hand_value, s.hand_ranks, s.hand_runs, s.hand_mask) == (
-        twin.hand_value, twin.hand_ranks, twin.hand_runs, twin.hand_mask)
+    assert (s.hand_value, s.hand_sig) == (twin.hand_value, twin.hand_sig)
     for seat, hand in enumerate(s.hands):
         assert s.count(seat) == sum(s.pack.values[c] for c in hand)
-        if s.hand_index(seat) is not None:
-            assert s.hand_index(seat) == s.melds.hand_index(hand)
+        assert s.hand_mask(seat) == sum(1 << c for c in hand)
+        if s.melds.indexable:
+            assert s.hand_sig[seat] == s.melds.hand_sig(hand)
 
 
 def assert_grouped(s: State, legal: Any) -> None:

@@ -36,16 +36,15 @@ class State(TurnRules):
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
         # Kept up to date as cards come and go (_draw, _take), so that the hot questions (a
         # count, could this hand hold a spread, does it hold a card that fits this spread) are
-        # a lookup: the value of each hand, its rank lanes and run bits (MeldRules.hand_index),
-        # and a mask of the card ids it holds.
+        # a lookup: the value of each hand, and its signature (MeldRules.card_sig: the mask of
+        # the card ids it holds, its run bits and rank lanes, in one integer).
         self.hand_value = [0] * num_players
-        self.hand_ranks = [0] * num_players
-        self.hand_runs = [0] * num_players
-        self.hand_mask = [0] * num_players
+        self.hand_sig = [0] * num_players
         self.stock: list[int] = []  # the top of the stock is the last element
         self.discard_pile: list[int] = []  # the top discard is the last element
         self.spreads: list[TableSpread] = []
-        self.current = (dealer + 1) % num_players
+        self.first_seat = (dealer + 1) % num_players  # the dealer's left: each round starts there
+        self.current = self.first_seat
         self.phase = START
         self.turn_number = 0
         self.round_number = 1
@@ -92,8 +91,7 @@ class State(TurnRules):
     def clone(self) -> "State":
         twin = copy.copy(self)
         twin.hands = [list(h) for h in self.hands]
-        twin.hand_value, twin.hand_ranks = list(self.hand_value), list(self.hand_ranks)
-        twin.hand_runs, twin.hand_mask = list(self.hand_runs), list(self.hand_mask)
+        twin.hand_value, twin.hand_sig = list(self.hand_value), list(self.hand_sig)
         twin.stock = list(self.stock)
         twin.discard_pile = list(self.discard_pile)
         twin.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in self.spreads]
@@ -110,28 +108,24 @@ class State(TurnRules):
         """Take ``card`` out of ``seat``'s hand."""
         self.hands[seat].remove(card)
         m = self.melds
-        self.hand_value[seat] -= self.pack.values[card]
-        self.hand_ranks[seat] -= m.rank_unit[card]
-        self.hand_runs[seat] -= m.run_bit[card]
-        self.hand_mask[seat] &= ~m.card_bit[card]
+        self.hand_value[seat] -= m.value[card]
+        self.hand_sig[seat] -= m.card_sig[card]
 
     def set_hand(self, seat: int, cards: Sequence[int]) -> None:
         """Replace ``seat``'s hand (dealing, determinizing, enumerating hands in lint)."""
         self.hands[seat] = hand = list(cards)
         m = self.melds
-        self.hand_value[seat] = sum(map(self.pack.values.__getitem__, hand))
-        self.hand_ranks[seat] = sum(map(m.rank_unit.__getitem__, hand))
-        self.hand_runs[seat] = sum(map(m.run_bit.__getitem__, hand))
-        self.hand_mask[seat] = sum(map(m.card_bit.__getitem__, hand))
+        self.hand_value[seat] = sum(map(m.value.__getitem__, hand))
+        self.hand_sig[seat] = sum(map(m.card_sig.__getitem__, hand))
 
     def _index_hands(self) -> None:
         """Recompute every hand's summaries (after hands were set wholesale)."""
         for seat, hand in enumerate(self.hands):
             self.set_hand(seat, hand)
 
-    def hand_index(self, seat: int) -> tuple[int, int] | None:
-        """The hand's (rank lanes, run bits) when they are exact for this pack (else None)."""
-        return (self.hand_ranks[seat], self.hand_runs[seat]) if self.melds.indexable else None
+    def hand_mask(self, seat: int) -> int:
+        """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""
+        return self.hand_sig[seat] & self.melds.all_cards
 
     def _ctx(self, **roles: Any) -> EvalContext:
         return EvalContext(self, **roles)

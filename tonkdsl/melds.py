@@ -78,9 +78,22 @@ class MeldRules:
                                       (self.wild[d] or (pack.suits[c] is not None and self.suit_id[d] == self.suit_id[c])))
                                 for c in range(len(pack)))
         self.card_bit = tuple(1 << c for c in range(len(pack)))
-        # The state keeps each hand's rank lanes and run bits up to date as cards come and go
-        # when sums of them are exact: no wild cards, no two cards with the same place in the
-        # same suit (a second deck), at most 15 cards of a rank.
+        self.all_cards = (1 << len(pack)) - 1
+        self.value = pack.values  # beside the other per-card tables the engine reads
+        # A hand's signature is the sum of its cards' signatures: the card-id mask in the low
+        # bits, then the run bits, then the rank lanes, with run_min zero bits between the
+        # regions so that the run test's shifts never bring rank bits into the run region. The
+        # state keeps one per hand up to date with one addition per card that comes or goes;
+        # the mask part is always exact (card ids are distinct), the other two are when sums
+        # of them are (indexable): no wild cards, no two cards with the same place in the same
+        # suit (a second deck), at most 15 cards of a rank.
+        self._run_at = len(pack) + self.run_min
+        self._rank_at = self._run_at + self.n_suits * lane + self.run_min
+        self.card_sig = tuple(self.card_bit[c] | self.run_bit[c] << self._run_at | self.rank_unit[c] << self._rank_at
+                              for c in range(len(pack)))
+        self._run_region = ((1 << (self.n_suits * lane)) - 1) << self._run_at
+        self._book_add <<= self._rank_at
+        self._lane_top <<= self._rank_at
         placed = [b for b in self.run_bit if b]
         self.indexable = (self.natural and len(set(placed)) == len(placed)
                           and max(self.rank_id.count(r) for r in range(self.n_ranks)) <= 15)
@@ -149,27 +162,30 @@ class MeldRules:
         return False
 
     # --- enumeration -----------------------------------------------------------------------
-    def hand_index(self, hand: Sequence[int]) -> tuple[int, int]:
-        """(rank lanes, run bits) of ``hand``: the sums :meth:`may_hold_spread` tests."""
-        return (sum(map(self.rank_unit.__getitem__, hand)),
-                reduce(or_, map(self.run_bit.__getitem__, hand), 0))
+    def hand_sig(self, hand: Sequence[int]) -> int:
+        """The signature of ``hand`` (see ``card_sig``), for :meth:`may_hold_spread`. A place
+        held twice (two decks) counts once in the run bits."""
+        return (sum(map(self.card_bit.__getitem__, hand))
+                | reduce(or_, map(self.run_bit.__getitem__, hand), 0) << self._run_at
+                | sum(map(self.rank_unit.__getitem__, hand)) << self._rank_at)
 
-    def may_hold_spread(self, rank_lanes: int, run_bits: int) -> bool:
-        """False when a hand of natural cards with this index holds no spread (two bit tests:
-        a lane counting ``book_min`` cards of a rank; ``run_min`` neighbouring places of a suit)."""
-        if (rank_lanes + self._book_add) & self._lane_top or self._wraps:
+    def may_hold_spread(self, sig: int) -> bool:
+        """False when a hand of natural cards with this signature holds no spread (two bit
+        tests: a lane counting ``book_min`` cards of a rank; ``run_min`` neighbouring places of
+        a suit)."""
+        if (sig + self._book_add) & self._lane_top or self._wraps:
             return True
-        streak = run_bits
+        streak = sig
         for shift in self._shifts:
-            streak &= run_bits >> shift
-        return streak != 0
+            streak &= sig >> shift
+        return streak & self._run_region != 0
 
-    def spreads_in(self, hand: Sequence[int], index: tuple[int, int] | None = None) -> list[tuple[int, ...]]:
+    def spreads_in(self, hand: Sequence[int], sig: int | None = None) -> list[tuple[int, ...]]:
         """Every set of cards of ``hand`` that makes a spread (each listed once, sorted).
 
-        ``index`` is the hand's :meth:`hand_index` when the caller keeps it up to date."""
+        ``sig`` is the hand's signature when the caller keeps it up to date (:meth:`hand_sig`)."""
         if self.natural and len(hand) <= 12:
-            if len(hand) < self.min_size or not self.may_hold_spread(*(index or self.hand_index(hand))):
+            if len(hand) < self.min_size or not self.may_hold_spread(self.hand_sig(hand) if sig is None else sig):
                 return []
             return self.spreads_natural(hand)
         cards = [c for c in hand if self.meldable[c]]
@@ -177,7 +193,7 @@ class MeldRules:
             return []
         wilds = [c for c in cards if self.wild[c]]
         if not wilds and len(cards) <= 12:
-            if not self.may_hold_spread(*self.hand_index(cards)):
+            if not self.may_hold_spread(self.hand_sig(cards)):
                 return []
             return self.spreads_natural(cards)
         found: dict[tuple[int, ...], None] = {}

@@ -30,6 +30,7 @@ class TurnRules:
         melds: MeldRules
         num_players: int
         dealer: int
+        first_seat: int
         hands: list[list[int]]
         stock: list[int]
         discard_pile: list[int]
@@ -46,12 +47,8 @@ class TurnRules:
         spread_log: list[tuple[int, int]]
         _outcome: Outcome | None
         _listened: frozenset[str]
-        hand_mask: list[int]
-
-        def hand_index(self, seat: int) -> tuple[int, int] | None: ...
         hand_value: list[int]
-        hand_ranks: list[int]
-        hand_runs: list[int]
+        hand_sig: list[int]
         def _take(self, seat: int, card: int) -> None: ...
 
         def current_player(self) -> int: ...
@@ -126,7 +123,7 @@ class TurnRules:
         # summaries the state keeps), which most hands do not.
         if melds.indexable and len(hand) <= 12:
             combos = (melds.spreads_natural(hand) if len(hand) >= melds.min_size and
-                      melds.may_hold_spread(self.hand_ranks[seat], self.hand_runs[seat]) else None)
+                      melds.may_hold_spread(self.hand_sig[seat]) else None)
         else:
             combos = melds.spreads_in(hand)
         if combos:
@@ -277,7 +274,9 @@ class TurnRules:
             return []
         cards = hand if hand is not None else self.hands[seat]
         melds = self.melds
-        held = self.hand_mask[seat] if hand is None else reduce(or_, map(melds.card_bit.__getitem__, hand), 0)
+        # The signature's low bits are the mask of the cards held: the other bits never meet
+        # a mask of cards.
+        held = self.hand_sig[seat] if hand is None else reduce(or_, map(melds.card_bit.__getitem__, hand), 0)
         out = []
         for i, sp in enumerate(self.spreads):
             if not melds.accepts(sp.cards, sp.kind) & held or not self._may_hit(seat, sp):
@@ -433,7 +432,7 @@ class TurnRules:
     def _do_discard(self, seat: int, action: A.Discard) -> None:
         rs = self.ruleset
         card = self.melds.only_id.get(action.card, -1)
-        if card < 0 or not self.hand_mask[seat] >> card & 1:
+        if card < 0 or not self.hand_sig[seat] >> card & 1:
             (card,) = self._take_ids(seat, (action.card,))
         taken = self.taken_discard
         if taken is not None:
@@ -541,10 +540,8 @@ class TurnRules:
         self.slap_window = None  # the discard is dead once the next player draws
         self.hands[seat].append(card)
         melds = self.melds
-        self.hand_value[seat] += self.pack.values[card]
-        self.hand_ranks[seat] += melds.rank_unit[card]
-        self.hand_runs[seat] += melds.run_bit[card]
-        self.hand_mask[seat] |= melds.card_bit[card]
+        self.hand_value[seat] += melds.value[card]
+        self.hand_sig[seat] += melds.card_sig[card]
         self.taken_discard = card if from_discard else None
         self.phase = PLAY
         if self._listened:
@@ -566,8 +563,8 @@ class TurnRules:
 
     def _next_turn(self) -> None:
         prev = self.current
-        seat = self.current = (prev + 1) % self.num_players
-        if seat == (self.dealer + 1) % self.num_players:
+        seat = self.current = prev + 1 if prev + 1 < self.num_players else 0
+        if seat == self.first_seat:
             self.round_number += 1
             self._event("round_end", prev)
         self.phase = START

@@ -12,20 +12,14 @@ from tonkdsl.rng import Rng
 
 
 class View:
-    __slots__ = ("_state", "seat")
+    __slots__ = ("_state", "seat", "pack", "meld_rules")
 
     def __init__(self, state: State, seat: int) -> None:
         self._state = state
         self.seat = seat
-
-    @property
-    def pack(self) -> Pack:
-        return self._state.pack
-
-    @property
-    def meld_rules(self) -> MeldRules:
-        """The ruleset's spreads and hits (public knowledge)."""
-        return self._state.melds
+        self.pack: Pack = state.pack
+        # The ruleset's spreads and hits (public knowledge).
+        self.meld_rules: MeldRules = state.melds
 
     @property
     def phase(self) -> str:
@@ -39,7 +33,7 @@ class View:
     @property
     def hand_mask(self) -> int:
         """The player's cards as a mask: bit ``c`` is set when they hold card ``c``."""
-        return self._state.hand_mask[self.seat]
+        return self._state.hand_sig[self.seat] & self.meld_rules.all_cards
 
     @property
     def count(self) -> int:
