@@ -17,7 +17,7 @@ def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
 
 # Module names for the action kinds: the greedy bot looks them up at every decision.
 _CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
-_SPREAD, _HIT, _DISCARD = A.Spread, A.Hit, A.Discard
+_PLAYS, _DISCARD = (A.Spread, A.Hit), A.Discard
 
 
 def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 10) -> A.Action:
@@ -31,15 +31,16 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
         return grouped[spans[_CLAIM][0]]
     if _DROP in spans and view.count <= drop_at:
         return grouped[spans[_DROP][0]]
-    span = spans.get(_DRAW_STOCK) or spans.get(_DRAW_DISCARD)
-    if span is not None:
-        return grouped[span[0]]
-    span = spans.get(_SPREAD) or spans.get(_HIT)  # the one that plays the most cards (the first of equals)
-    if span is not None:
-        return max(grouped[span[0]:span[1]], key=_size)
-    span = spans.get(_DISCARD)
-    if span is not None:
-        lo, hi = span
+    if _DRAW_STOCK in spans:
+        return grouped[spans[_DRAW_STOCK][0]]
+    if _DRAW_DISCARD in spans:
+        return grouped[spans[_DRAW_DISCARD][0]]
+    for kind in _PLAYS:  # the spread, else the hit, that plays the most cards (the first of equals)
+        if kind in spans:
+            lo, hi = spans[kind]
+            return max(grouped[lo:hi], key=_size)
+    if _DISCARD in spans:
+        lo, hi = spans[_DISCARD]
         cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
         return grouped[lo + _discard_choice(view, cards)]
     return grouped[0]
@@ -61,11 +62,11 @@ def _discard_choice(view: View, cards: Sequence[int]) -> int:
     near = view.meld_rules.near(2)
     values = view.pack.values
     best, best_value = -1, -1 << 62
-    for i, c in enumerate(cards):
-        if not near[c] & held and values[c] > best_value:
-            best, best_value = i, values[c]
+    for c in cards:
+        if values[c] > best_value and not near[c] & held:
+            best, best_value = c, values[c]
     if best >= 0:
-        return best
+        return cards.index(best)
     held_values = [values[c] for c in cards]
     return held_values.index(max(held_values))
 

@@ -120,8 +120,10 @@ class State(TurnRules):
 
     def _index_hands(self) -> None:
         """Recompute every hand's summaries (after hands were set wholesale)."""
+        value, sig = self.melds.value.__getitem__, self.melds.card_sig.__getitem__
         for seat, hand in enumerate(self.hands):
-            self.set_hand(seat, hand)
+            self.hand_value[seat] = sum(map(value, hand))
+            self.hand_sig[seat] = sum(map(sig, hand))
 
     def hand_mask(self, seat: int) -> int:
         """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""

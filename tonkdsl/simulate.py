@@ -106,7 +106,8 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             tally.actions += n
             tally.lengths[n] += 1
             tally.endings[outcome.end] += 1
-            tally.rules.update(set(outcome.rules))
+            for rule in outcome.rules:  # each rule once per hand (outcome.rules has no repeats)
+                tally.rules[rule] += 1
             if records:
                 lines.append(json.dumps({
                     "hand": index, "seed": hand_seed, "dealer": state.dealer, "end": outcome.end,

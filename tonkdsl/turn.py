@@ -153,10 +153,14 @@ class TurnRules:
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
             return out
         if melds.unique_names and skip is None:
-            if hand:  # the common case, inline: one discard per card
-                spans[A.Discard] = (len(out), len(out) + len(hand))
-                out += map(melds.discard_actions.__getitem__, hand)
-                out.discard_cards = list(hand)
+            if hand:  # the common case, inline: one discard per card (a loop of appends is
+                # the quickest way to fill a list from a table)
+                start = len(out)
+                append, discard_of = out.append, melds.discard_actions
+                for c in hand:
+                    append(discard_of[c])
+                spans[A.Discard] = (start, len(out))
+                out.discard_cards = hand[:]
         else:
             self._add_discards(out, hand, skip)
         return out
@@ -432,7 +436,7 @@ class TurnRules:
     def _do_discard(self, seat: int, action: A.Discard) -> None:
         rs = self.ruleset
         card = self.melds.only_id.get(action.card, -1)
-        if card < 0 or not self.hand_sig[seat] >> card & 1:
+        if card < 0 or card not in self.hands[seat]:
             (card,) = self._take_ids(seat, (action.card,))
         taken = self.taken_discard
         if taken is not None:
@@ -566,7 +570,8 @@ class TurnRules:
         seat = self.current = prev + 1 if prev + 1 < self.num_players else 0
         if seat == self.first_seat:
             self.round_number += 1
-            self._event("round_end", prev)
+            if "round_end" in self._listened:
+                self._event("round_end", prev)
         self.phase = START
         self.taken_discard = None
         self.hit_cards_this_turn = 0
