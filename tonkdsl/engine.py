@@ -79,7 +79,7 @@ class State(TurnRules):
         return self.hand_value[seat]
 
     def counts(self) -> tuple[int, ...]:
-        return tuple(self.count(s) for s in range(self.num_players))
+        return tuple(self.hand_value)
 
     def card_id(self, name: str) -> int:
         ids = self.melds.ids_by_name.get(name)
@@ -94,7 +94,7 @@ class State(TurnRules):
         twin.hand_value, twin.hand_sig = list(self.hand_value), list(self.hand_sig)
         twin.stock = list(self.stock)
         twin.discard_pile = list(self.discard_pile)
-        twin.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in self.spreads]
+        twin.spreads = [TableSpread(s.owner, s.kind, list(s.cards), s.fits) for s in self.spreads]
         twin.stats = [copy.copy(s) for s in self.stats]
         twin.counters = {k: list(v) for k, v in self.counters.items()}
         twin.fired = set(self.fired)
@@ -142,7 +142,7 @@ class State(TurnRules):
         if compiled.constant is not NOT_CONSTANT:
             return compiled.constant
         try:
-            return compiled(ctx)
+            return compiled.fn(ctx)
         except EvalError as exc:
             raise RulesetError(f"the rule '{compiled.source}' failed: {exc}") from None
 

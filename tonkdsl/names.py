@@ -33,8 +33,15 @@ class EvalContext:
         self.items: list[Any] = []
 
 
+_OTHERS: dict[tuple[int, int | None], tuple[int, ...]] = {}  # (players, actor) -> the others
+
+
 def _others(c: EvalContext) -> tuple[int, ...]:
-    return tuple(s for s in range(c.state.num_players) if s != c.actor)
+    key = (c.state.num_players, c.actor)
+    got = _OTHERS.get(key)
+    if got is None:
+        got = _OTHERS[key] = tuple(s for s in range(key[0]) if s != key[1])
+    return got
 
 
 def _lowest(c: EvalContext) -> tuple[int, ...]:
@@ -76,7 +83,7 @@ CARD_SETS: dict[str, tuple[Any, str]] = {
 }
 
 PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
-    "count": (NUM, lambda c, p: c.state.count(p), "the value of the cards in hand"),
+    "count": (NUM, lambda c, p: c.state.hand_value[p], "the value of the cards in hand"),
     "hand": (list_of(CARD), lambda c, p: tuple(c.state.hands[p]), "the cards in hand"),
     "cards": (NUM, lambda c, p: len(c.state.hands[p]), "how many cards are in hand"),
     "seat": (NUM, lambda c, p: p, "the seat, 0 for the first listed player"),

@@ -66,14 +66,15 @@ def run_transfers(state: "State", transfers: Sequence["Transfer"], ctx: EvalCont
 
 def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
     out: list[Payment] = []
-    if t.when is None or t.when(ctx):
-        payers, payees = t.payers(ctx), t.payees(ctx)
+    if t.when is None or t.when.fn(ctx):
+        payers, payees = t.payers.fn(ctx), t.payees.fn(ctx)
+        amount_of = t.amount.fn
         for p in payers:
             for q in payees:
                 if p == q:
                     continue
                 ctx.payer, ctx.payee = p, q
-                amount = t.amount(ctx)
+                amount = amount_of(ctx)
                 ctx.payer = ctx.payee = None
                 if amount < 0:
                     raise EvalError(f"it gives a negative amount ({amount})")

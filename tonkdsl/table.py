@@ -1,7 +1,7 @@
 """Small shared types of a hand in progress: what is on the table, errors, phases, limits."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 MAX_TURNS = 2000  # a hand longer than this ends as a dead hand (see docs/security.md)
@@ -32,6 +32,9 @@ class TableSpread:
     owner: int
     kind: str
     cards: list[int]
+    # The cards that fit this spread alone (MeldRules.accepts), once asked; None again
+    # whenever ``cards`` changes.
+    fits: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -283,7 +283,10 @@ class TurnRules:
         held = self.hand_sig[seat] if hand is None else reduce(or_, map(melds.card_bit.__getitem__, hand), 0)
         out = []
         for i, sp in enumerate(self.spreads):
-            if not melds.accepts(sp.cards, sp.kind) & held or not self._may_hit(seat, sp):
+            fits = sp.fits
+            if fits is None:
+                fits = sp.fits = melds.accepts(sp.cards, sp.kind)
+            if not fits & held or not self._may_hit(seat, sp):
                 continue
             for combo in melds.hits_on(sp.cards, sp.kind, cards, limit):
                 out.append((i + 1, combo))
@@ -424,7 +427,7 @@ class TurnRules:
             raise IllegalAction(f"{' '.join(action.cards)} does not fit spread {action.target} "
                                 f"({' '.join(self.pack.names[c] for c in sp.cards)})")
         self._remove(seat, cards)
-        sp.cards = sorted(sp.cards + cards, key=self._run_key)
+        sp.cards, sp.fits = sorted(sp.cards + cards, key=self._run_key), None
         self.stats[seat].hits += len(cards)
         self.hit_cards_this_turn += len(cards)
         self._event("spread_hit", seat, owner=sp.owner)
@@ -502,7 +505,7 @@ class TurnRules:
             raise IllegalAction(f"{action.card} cannot be slapped onto spread {action.target}")
         self.discard_pile.pop()
         self.slap_window = None
-        sp.cards = sorted(sp.cards + [card], key=self._run_key)
+        sp.cards, sp.fits = sorted(sp.cards + [card], key=self._run_key), None
         self.stats[seat].hits += 1
         self._event("spread_hit", seat, owner=sp.owner)
         extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard

@@ -306,7 +306,7 @@ class _Compiler:
                            did_you_mean(attr, attrs) or f" (known: {', '.join(sorted(attrs))})")
         typ, getter = attrs[attr]
         if isinstance(base_t, ListType):
-            return list_of(typ), (lambda ctx: tuple(getter(ctx, x) for x in base_f(ctx))), None
+            return list_of(typ), (lambda ctx: tuple([getter(ctx, x) for x in base_f(ctx)])), None
         return typ, (lambda ctx: getter(ctx, base_f(ctx))), None
 
     # --- calls ---------------------------------------------------------------------------
