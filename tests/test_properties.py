@@ -47,10 +47,11 @@ def assert_hands_indexed(s: State) -> None:
     """The summaries the engine keeps up to date equal those recomputed from the hands."""
     twin = s.clone()
     twin._index_hands()
-    assert (s.hand_value, s.hand_sig) == (twin.hand_value, twin.hand_sig)
+    assert (s.hand_value, s.hand_sig, s.hand_discards) == (twin.hand_value, twin.hand_sig, twin.hand_discards)
     for seat, hand in enumerate(s.hands):
         assert s.count(seat) == sum(s.pack.values[c] for c in hand)
         assert s.hand_mask(seat) == sum(1 << c for c in hand)
+        assert s.hand_discards[seat] == [A.Discard(s.pack.names[c]) for c in hand]
         if s.melds.indexable:
             assert s.hand_sig[seat] == s.melds.hand_sig(hand)
 

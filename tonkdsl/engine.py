@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping, Sequence
 
+from tonkdsl.actions import Discard
 from tonkdsl.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.names import EvalContext
 from tonkdsl.outcome import Outcome, Payment, deal_win_payments, net, run_scores, run_transfers
@@ -40,6 +41,9 @@ class State(TurnRules):
         # the card ids it holds, its run bits and rank lanes, in one integer).
         self.hand_value = [0] * num_players
         self.hand_sig = [0] * num_players
+        # The discard action of each card held, in the order of the hand: the discards of a
+        # legal-action list are a copy of it.
+        self.hand_discards: list[list[Discard]] = [[] for _ in range(num_players)]
         self.stock: list[int] = []  # the top of the stock is the last element
         self.discard_pile: list[int] = []  # the top discard is the last element
         self.spreads: list[TableSpread] = []
@@ -92,6 +96,7 @@ class State(TurnRules):
         twin = copy.copy(self)
         twin.hands = [list(h) for h in self.hands]
         twin.hand_value, twin.hand_sig = list(self.hand_value), list(self.hand_sig)
+        twin.hand_discards = [list(d) for d in self.hand_discards]
         twin.stock = list(self.stock)
         twin.discard_pile = list(self.discard_pile)
         twin.spreads = [TableSpread(s.owner, s.kind, list(s.cards), s.fits) for s in self.spreads]
@@ -106,7 +111,10 @@ class State(TurnRules):
     # --- hands ------------------------------------------------------------------------------
     def _take(self, seat: int, card: int) -> None:
         """Take ``card`` out of ``seat``'s hand."""
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        at = hand.index(card)
+        del hand[at]
+        del self.hand_discards[seat][at]
         m = self.melds
         self.hand_value[seat] -= m.value[card]
         self.hand_sig[seat] -= m.card_sig[card]
@@ -117,13 +125,16 @@ class State(TurnRules):
         m = self.melds
         self.hand_value[seat] = sum(map(m.value.__getitem__, hand))
         self.hand_sig[seat] = sum(map(m.card_sig.__getitem__, hand))
+        self.hand_discards[seat] = list(map(m.discard_actions.__getitem__, hand))
 
     def _index_hands(self) -> None:
         """Recompute every hand's summaries (after hands were set wholesale)."""
-        value, sig = self.melds.value.__getitem__, self.melds.card_sig.__getitem__
+        m = self.melds
+        value, sig, discard = m.value.__getitem__, m.card_sig.__getitem__, m.discard_actions.__getitem__
         for seat, hand in enumerate(self.hands):
             self.hand_value[seat] = sum(map(value, hand))
             self.hand_sig[seat] = sum(map(sig, hand))
+            self.hand_discards[seat] = list(map(discard, hand))
 
     def hand_mask(self, seat: int) -> int:
         """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""

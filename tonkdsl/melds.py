@@ -77,6 +77,10 @@ class MeldRules:
         self._same_suit = tuple(tuple(d for d in range(len(pack)) if self.meldable[d] and
                                       (self.wild[d] or (pack.suits[c] is not None and self.suit_id[d] == self.suit_id[c])))
                                 for c in range(len(pack)))
+        # The order of cards in a spread on the table: by place in the run order, then name.
+        keys = sorted({(pack.run_index[c], pack.names[c]) for c in range(len(pack))})
+        place = {k: i for i, k in enumerate(keys)}
+        self.table_order = tuple(place[(pack.run_index[c], pack.names[c])] for c in range(len(pack)))
         self.card_bit = tuple(1 << c for c in range(len(pack)))
         self.all_cards = (1 << len(pack)) - 1
         self.value = pack.values  # beside the other per-card tables the engine reads

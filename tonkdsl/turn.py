@@ -49,6 +49,7 @@ class TurnRules:
         _listened: frozenset[str]
         hand_value: list[int]
         hand_sig: list[int]
+        hand_discards: list[list[A.Discard]]
         def _take(self, seat: int, card: int) -> None: ...
 
         def current_player(self) -> int: ...
@@ -129,7 +130,7 @@ class TurnRules:
         if combos:
             names = self.pack.names
             for combo in combos:
-                spread = A.Spread(tuple(names[c] for c in combo))
+                spread = A.Spread(tuple(map(names.__getitem__, combo)))
                 if not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
@@ -138,7 +139,7 @@ class TurnRules:
             start = len(out)
             names = self.pack.names
             for number, combo in self._hit_options(seat):
-                hit = A.Hit(tuple(names[c] for c in combo), number)
+                hit = A.Hit(tuple(map(names.__getitem__, combo)), number)
                 if not self._strands(seat, combo, hit):
                     out.append(hit)
             if len(out) > start:
@@ -153,12 +154,9 @@ class TurnRules:
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
             return out
         if melds.unique_names and skip is None:
-            if hand:  # the common case, inline: one discard per card (a loop of appends is
-                # the quickest way to fill a list from a table)
+            if hand:  # the common case: one discard per card, kept by the state
                 start = len(out)
-                append, discard_of = out.append, melds.discard_actions
-                for c in hand:
-                    append(discard_of[c])
+                out += self.hand_discards[seat]
                 spans[A.Discard] = (start, len(out))
                 out.discard_cards = hand[:]
         else:
@@ -400,12 +398,13 @@ class TurnRules:
                                 f"{rs.book_min}-{rs.book_max} cards of one rank; a run is "
                                 f"{rs.run_min}+ cards in sequence of one suit)")
         self._remove(seat, cards)
-        self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self._run_key)))
+        self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self.melds.table_order.__getitem__)))
         self.spread_log.append((seat, len(cards)))
         st = self.stats[seat]
         st.spreads += 1
         st.spreads_this_turn += 1
-        self._event("spread_laid", seat)
+        if "spread_laid" in self._listened:
+            self._event("spread_laid", seat)
         self._after_play(seat, by_spread=True)
 
     def _do_hit(self, seat: int, action: A.Hit) -> None:
@@ -427,7 +426,7 @@ class TurnRules:
             raise IllegalAction(f"{' '.join(action.cards)} does not fit spread {action.target} "
                                 f"({' '.join(self.pack.names[c] for c in sp.cards)})")
         self._remove(seat, cards)
-        sp.cards, sp.fits = sorted(sp.cards + cards, key=self._run_key), None
+        sp.cards, sp.fits = sorted(sp.cards + cards, key=self.melds.table_order.__getitem__), None
         self.stats[seat].hits += len(cards)
         self.hit_cards_this_turn += len(cards)
         self._event("spread_hit", seat, owner=sp.owner)
@@ -462,7 +461,7 @@ class TurnRules:
             self._end("out_on_discard", actor=seat)
             return
         self._next_turn()
-        if self._outcome is None:
+        if self._outcome is None and rs.slapping is not None:
             self._open_slap_window(card, seat)
 
     def _do_extra_discard(self, seat: int, action: A.Discard) -> None:
@@ -505,16 +504,13 @@ class TurnRules:
             raise IllegalAction(f"{action.card} cannot be slapped onto spread {action.target}")
         self.discard_pile.pop()
         self.slap_window = None
-        sp.cards, sp.fits = sorted(sp.cards + [card], key=self._run_key), None
+        sp.cards, sp.fits = sorted(sp.cards + [card], key=self.melds.table_order.__getitem__), None
         self.stats[seat].hits += 1
         self._event("spread_hit", seat, owner=sp.owner)
         extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard
         if extra and self.hands[seat]:
             self.extra_discard_seat = seat
             self.phase = EXTRA
-
-    def _run_key(self, c: int) -> tuple[int, str]:
-        return (self.pack.run_index[c], self.pack.names[c])
 
     def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:
         """Map card names to ids in ``seat``'s hand; jokers take any joker held."""
@@ -547,6 +543,7 @@ class TurnRules:
         self.slap_window = None  # the discard is dead once the next player draws
         self.hands[seat].append(card)
         melds = self.melds
+        self.hand_discards[seat].append(melds.discard_actions[card])
         self.hand_value[seat] += melds.value[card]
         self.hand_sig[seat] += melds.card_sig[card]
         self.taken_discard = card if from_discard else None
