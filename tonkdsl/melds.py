@@ -213,19 +213,11 @@ class MeldRules:
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min
         out: list[tuple[int, ...]] = []
-        rank_n = [0] * self.n_ranks
-        suit_n = [0] * self.n_suits
-        for c in cards:
-            rank_n[rank_id[c]] += 1
-            suit_n[suit_id[c]] += 1
-        by_rank: dict[int, list[int]] = {}
+        by_rank: dict[int, list[int]] = {}  # groups in the order of their lowest card id
         by_suit: dict[int, list[int]] = {}
         for c in sorted(cards):
-            r, s = rank_id[c], suit_id[c]
-            if rank_n[r] >= book_min:
-                by_rank.setdefault(r, []).append(c)
-            if suit_n[s] >= run_min:
-                by_suit.setdefault(s, []).append(c)
+            by_rank.setdefault(rank_id[c], []).append(c)
+            by_suit.setdefault(suit_id[c], []).append(c)
         for group in by_rank.values():
             if len(group) < book_min:
                 continue

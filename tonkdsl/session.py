@@ -93,8 +93,9 @@ class Session:
             self.ledger[seat] += v
         for seat, v in enumerate(outcome.scores):
             self.scores[seat] += v
+        side_bets = self.ruleset.session.side_bets
         bets = tuple(self._settle_bet(state, bet, (named_suits or {}).get(bet.id),
-                                      (bettors or {}).get(bet.id)) for bet in self.ruleset.session.side_bets)
+                                      (bettors or {}).get(bet.id)) for bet in side_bets) if side_bets else ()
         record = HandRecord(self.index, self.dealer, state.stake, outcome, bets)
         self.records.append(record)
         self.dealer = next_dealer(self.ruleset, self.dealer, self.num_players)

@@ -100,8 +100,11 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             n = play_out(state, bots, rng)
             outcome = state._outcome
             assert outcome is not None
-            suits = {b.id: rng.choice(SUITS_STANDARD) for b in rs.session.side_bets if b.kind == "named_suit"}
-            session.finish_hand(state, named_suits=suits)
+            if rs.session.side_bets:
+                suits = {b.id: rng.choice(SUITS_STANDARD) for b in rs.session.side_bets if b.kind == "named_suit"}
+                session.finish_hand(state, named_suits=suits)
+            else:
+                session.finish_hand(state)
             tally.hands += 1
             tally.actions += n
             tally.lengths[n] += 1

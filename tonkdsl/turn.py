@@ -24,6 +24,9 @@ _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), 
 class TurnRules:
     """Legal actions and their effects (a part of State)."""
 
+    if not TYPE_CHECKING:  # State declares the slots; mypy checks the attributes listed below
+        __slots__ = ()
+
     if TYPE_CHECKING:  # provided by State
         ruleset: Ruleset
         pack: Pack
@@ -69,6 +72,12 @@ class TurnRules:
 
         Empty once the hand is over. The list is an :class:`~tonkdsl.actions.ActionList`
         (grouped by kind, with the card ids of the discards)."""
+        if seat is None and self.extra_discard_seat is None:  # the common case first
+            phase = self.phase
+            if phase == PLAY:
+                return self._play_options(self.current)
+            if phase == START:
+                return self._start_options(self.current)
         if self._outcome is not None:
             return []
         current = self.extra_discard_seat if self.extra_discard_seat is not None else self.current
