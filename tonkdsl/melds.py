@@ -21,6 +21,16 @@ BOOK, RUN = "book", "run"
 class MeldRules:
     """The meld settings of a ruleset with fast membership tables."""
 
+    # Fixed attributes (read at every decision): a dict of more than 30 keys is not shared
+    # between instances in CPython, and reads from it are slower.
+    __slots__ = (
+        "pack", "book_min", "book_max", "run_min", "run_max", "wild", "meldable", "min_size",
+        "discard_actions", "unique_names", "ids_by_name", "only_id", "has_claims", "draws_stock",
+        "draws_discard", "events_listened", "rank_id", "suit_id", "n_ranks", "n_suits", "run_bit",
+        "natural", "_wraps", "_shifts", "rank_unit", "_book_add", "_lane_top", "_same_rank",
+        "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
+        "card_sig", "_run_region", "indexable", "_accepts", "_near")
+
     def __init__(self, rs: "Ruleset") -> None:
         pack = rs.pack
         self.pack = pack

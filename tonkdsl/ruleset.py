@@ -6,7 +6,6 @@ stopped at the first.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -108,9 +107,12 @@ class Counter:
     events: tuple[CounterEvent, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ruleset:
-    """A compiled ruleset. Create hands with :meth:`new_hand`."""
+    """A compiled ruleset. Create hands with :meth:`new_hand`.
+
+    Slotted: the engine reads its settings at every decision, and a dict of more than 30 keys
+    is not shared between instances in CPython (reads from it are slower)."""
 
     name: str
     description: str
@@ -154,18 +156,27 @@ class Ruleset:
     lowest_score_wins: bool
     session: SessionRules
     data: dict[str, Any] = field(repr=False, compare=False)
+    _melds: "MeldRules | None" = field(default=None, init=False, repr=False, compare=False)
+    _automatic: "tuple[DealWin, ...] | None" = field(default=None, init=False, repr=False, compare=False)
 
-    @functools.cached_property
+    @property
     def melds(self) -> "MeldRules":
         """The spread and hit rules with their lookup tables, built once per ruleset."""
-        from tonkdsl.melds import MeldRules
+        if self._melds is None:
+            from tonkdsl.melds import MeldRules
 
-        return MeldRules(self)
+            object.__setattr__(self, "_melds", MeldRules(self))  # a cache on a frozen value
+        assert self._melds is not None
+        return self._melds
 
-    @functools.cached_property
+    @property
     def automatic_deal_wins(self) -> tuple[DealWin, ...]:
         """The deal wins that apply without a claim, highest priority first."""
-        return tuple(sorted((r for r in self.deal_wins if r.claim is None), key=lambda r: -r.priority))
+        if self._automatic is None:
+            object.__setattr__(self, "_automatic", tuple(
+                sorted((r for r in self.deal_wins if r.claim is None), key=lambda r: -r.priority)))
+        assert self._automatic is not None
+        return self._automatic
 
     def new_hand(self, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
                  layout: Any = None) -> "State":
