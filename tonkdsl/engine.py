@@ -207,7 +207,7 @@ class State(TurnRules):
         if spec is None:
             self._end_dead(f"the ruleset gives no rule for '{kind}': the hand is dead")
             return
-        ctx = self._ctx(actor=actor, dropper=dropper)
+        ctx = EvalContext(self, actor, dropper)
         if spec.void_if is not None and self._eval(spec.void_if, ctx):
             self._end_dead(f"'{kind}' is void here ({spec.void_if.source})")
             return

@@ -385,7 +385,7 @@ class TurnRules:
         if not self.stock:
             self._end("stock_exhausted", actor=seat)
             return
-        self._draw(seat, self.stock.pop(), from_discard=False)
+        self._draw(seat, self.stock.pop(), False)
 
     def _do_draw_discard(self, seat: int, action: A.Action) -> None:
         if "discard" not in self.ruleset.draw_from:
@@ -395,7 +395,7 @@ class TurnRules:
         if not self._can_draw_discard(seat):
             raise IllegalAction("a card taken from the discard pile must go into a spread at once, "
                                 "and this one cannot")
-        self._draw(seat, self.discard_pile.pop(), from_discard=True)
+        self._draw(seat, self.discard_pile.pop(), True)
 
     def _do_spread(self, seat: int, action: A.Spread) -> None:
         rs = self.ruleset
@@ -548,7 +548,7 @@ class TurnRules:
         for c in cards:
             self._take(seat, c)
 
-    def _draw(self, seat: int, card: int, *, from_discard: bool) -> None:
+    def _draw(self, seat: int, card: int, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
         self.hands[seat].append(card)
         melds = self.melds
@@ -566,12 +566,12 @@ class TurnRules:
             return None
         st = self.stats[seat]
         st.out_by_spread = by_spread
-        if self._eval(self.ruleset.going_out_allowed, self._ctx(actor=seat)):
+        if self._test(self.ruleset.going_out_allowed, actor=seat):
             return self._end("tonk_out", actor=seat)
         return self._next_turn()  # cannot go out now: the turn passes with an empty hand
 
     def _drop(self, seat: int) -> None:
-        won = self._eval(self.ruleset.drop_wins_if, self._ctx(actor=seat))
+        won = self._test(self.ruleset.drop_wins_if, actor=seat)
         self._end("drop_won" if won else "drop_caught", actor=seat, dropper=seat)
 
     def _next_turn(self) -> None:
