@@ -27,6 +27,8 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
     within two places in the run order)."""
     grouped = legal if type(legal) is A.ActionList else A.ActionList.grouped(legal)
     spans = grouped.spans
+    if len(spans) == 1 and _DISCARD in spans:  # the most common choice: discards only
+        return _discard(view, grouped, spans[_DISCARD])
     if _CLAIM in spans:
         return grouped[spans[_CLAIM][0]]
     if _DROP in spans and view.count <= drop_at:
@@ -40,22 +42,26 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
             lo, hi = spans[kind]
             return max(grouped[lo:hi], key=_size)
     if _DISCARD in spans:
-        lo, hi = spans[_DISCARD]
-        cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
-        # The highest-valued lonely card (not near another card held), else the highest-valued
-        # card; the first of equals. (Inline: this runs at nearly every other decision.)
-        held = view.hand_mask
-        near = view.meld_rules.near(2)
-        values = view.pack.values
-        best, best_value = -1, -1 << 62
-        for c in cards:
-            if values[c] > best_value and not near[c] & held:
-                best, best_value = c, values[c]
-        if best < 0:
-            held_values = [values[c] for c in cards]
-            return grouped[lo + held_values.index(max(held_values))]
-        return grouped[lo + cards.index(best)]
+        return _discard(view, grouped, spans[_DISCARD])
     return grouped[0]
+
+
+def _discard(view: View, grouped: A.ActionList, span: tuple[int, int]) -> A.Action:
+    """The highest-valued lonely card (not near another card held), else the highest-valued
+    card; the first of equals."""
+    lo, hi = span
+    cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
+    held = view.hand_mask
+    near = view.meld_rules.near(2)
+    values = view.pack.values
+    best, best_value = -1, -1 << 62
+    for c in cards:
+        if values[c] > best_value and not near[c] & held:
+            best, best_value = c, values[c]
+    if best < 0:
+        held_values = [values[c] for c in cards]
+        return grouped[lo + held_values.index(max(held_values))]
+    return grouped[lo + cards.index(best)]
 
 
 def _size(action: A.Action) -> int:

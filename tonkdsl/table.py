@@ -17,7 +17,7 @@ class RulesetError(RuntimeError):
     """A ruleset expression failed while playing (division by zero, a negative payout)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerStats:
     dealt_count: int = 0
     spreads: int = 0
@@ -27,7 +27,7 @@ class PlayerStats:
     out_by_spread: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class TableSpread:
     owner: int
     kind: str
