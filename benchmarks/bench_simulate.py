@@ -1,6 +1,6 @@
 """Speed of the interpreter next to the hard-coded baseline, in one run on one machine.
 
-    python benchmarks/bench_simulate.py [--hands 3000] [--reps 7] [--players 3]
+    python benchmarks/bench_simulate.py [--hands 1500] [--reps 15] [--players 3]
                                         [--workers-hands 6000] [--memory 20000,200000]
 
 Prints hands/s and actions/s of `tonk simulate standard` (greedy bots, one core) and of
@@ -109,8 +109,8 @@ def bench_memory(sizes: list[int]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=3000)
-    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--hands", type=int, default=1500, help="hands per repetition of the interpreter")
+    ap.add_argument("--reps", type=int, default=15, help="repetitions of each (many short ones: a steadier median)")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--workers-hands", type=int, default=6000)
     ap.add_argument("--memory", default="20000,200000", help="comma-separated run sizes ('' to skip)")
