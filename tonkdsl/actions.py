@@ -94,7 +94,8 @@ class ActionList(list[Action]):
     (``discard_cards``, in the order of the discards; empty when not known).
 
     Bots read these to choose without sorting the list themselves; ``grouped`` makes one from
-    any list of actions (the relative order within a kind is kept). The engine sets both
+    any list of actions (the relative order within a kind is kept). Both are read-only (lists of
+    the same shape may share one ``spans``). The engine sets both
     attributes after building the list (no ``__init__`` of its own: a list is made at every
     decision, so it must cost no more than a list)."""
 

@@ -139,12 +139,8 @@ class State(TurnRules):
 
     def _index_hands(self) -> None:
         """Recompute every hand's summaries (after hands were set wholesale)."""
-        m = self.melds
-        value, sig, discard = m.value.__getitem__, m.card_sig.__getitem__, m.discard_actions.__getitem__
         for seat, hand in enumerate(self.hands):
-            self.hand_value[seat] = sum(map(value, hand))
-            self.hand_sig[seat] = sum(map(sig, hand))
-            self.hand_discards[seat] = list(map(discard, hand))
+            self.set_hand(seat, hand)
 
     def hand_mask(self, seat: int) -> int:
         """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""

@@ -100,11 +100,9 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             n = play_out(state, bots, rng)
             outcome = state._outcome
             assert outcome is not None
-            if rs.session.side_bets:
-                suits = {b.id: rng.choice(SUITS_STANDARD) for b in rs.session.side_bets if b.kind == "named_suit"}
-                session.finish_hand(state, named_suits=suits)
-            else:
-                session.finish_hand(state)
+            side_bets = rs.session.side_bets
+            suits = {b.id: rng.choice(SUITS_STANDARD) for b in side_bets if b.kind == "named_suit"} if side_bets else None
+            session.finish_hand(state, named_suits=suits)
             tally.hands += 1
             tally.actions += n
             tally.lengths[n] += 1

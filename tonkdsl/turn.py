@@ -91,7 +91,7 @@ class TurnRules:
         out = A.ActionList()  # EXTRA: the slapper discards any card
         out.spans = {}
         out.discard_cards = ()
-        self._add_discards(out, self.hands[current], None)
+        self._add_discards(out, current, None)
         return out
 
     def _start_options(self, seat: int) -> A.ActionList:
@@ -129,13 +129,8 @@ class TurnRules:
         spans: dict[type, tuple[int, int]] = {}
         out.spans = spans
         out.discard_cards = ()
-        # A spread appears only in a hand that passes may_hold_spread (two bit tests on the
-        # summaries the state keeps), which most hands do not.
-        if melds.indexable and len(hand) <= 12:
-            combos = (melds.spreads_natural(hand) if len(hand) >= melds.min_size and
-                      melds.may_hold_spread(self.hand_sig[seat]) else None)
-        else:
-            combos = melds.spreads_in(hand)
+        # The hand's signature is kept by the state: most hands fail its two bit tests at once.
+        combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
         if combos:
             names = self.pack.names
             for combo in combos:
@@ -162,31 +157,27 @@ class TurnRules:
             skip = None
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
             return out
-        if melds.unique_names and skip is None:
-            if hand:  # the common case: one discard per card, kept by the state
-                start = len(out)
-                out += self.hand_discards[seat]
-                spans[A.Discard] = (start, len(out))
-                out.discard_cards = hand[:]
-        else:
-            self._add_discards(out, hand, skip)
+        self._add_discards(out, seat, skip)
         return out
 
-    def _add_discards(self, out: A.ActionList, hand: Sequence[int], skip: int | None) -> None:
-        """Append a discard of each card of ``hand`` but ``skip`` (two jokers are one discard)."""
+    def _add_discards(self, out: A.ActionList, seat: int, skip: int | None) -> None:
+        """Append a discard of each card of ``seat``'s hand but ``skip`` (two jokers are one
+        discard)."""
+        hand = self.hands[seat]
         melds = self.melds
+        if melds.unique_names and (skip is None or skip not in hand):
+            if hand:  # the common case: one discard per card, kept by the state beside the hand
+                out.spans[A.Discard] = (len(out), len(out) + len(hand))
+                out += self.hand_discards[seat]
+                out.discard_cards = hand[:]
+            return
         discard_of = melds.discard_actions
-        if melds.unique_names:
-            cards = list(hand)
-            if skip is not None and skip in cards:
-                cards.remove(skip)
-        else:
-            seen: set[int] = set()
-            cards = []
-            for c in hand:
-                if c != skip and id(discard_of[c]) not in seen:
-                    seen.add(id(discard_of[c]))
-                    cards.append(c)
+        seen: set[int] = set()
+        cards = []
+        for c in hand:
+            if c != skip and id(discard_of[c]) not in seen:
+                seen.add(id(discard_of[c]))
+                cards.append(c)
         if cards:
             out.spans[A.Discard] = (len(out), len(out) + len(cards))
             out += map(discard_of.__getitem__, cards)
