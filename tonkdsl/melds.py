@@ -27,7 +27,7 @@ class MeldRules:
         "pack", "book_min", "book_max", "run_min", "run_max", "wild", "meldable", "min_size",
         "discard_actions", "unique_names", "ids_by_name", "only_id", "has_claims", "draws_stock",
         "draws_discard", "events_listened", "rank_id", "suit_id", "n_ranks", "n_suits", "run_bit",
-        "natural", "_wraps", "_shifts", "rank_unit", "_book_add", "_lane_top", "_same_rank",
+        "natural", "_wraps", "_shifts", "_ids_in_run_order", "rank_unit", "_book_add", "_lane_top", "_same_rank",
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
         "card_sig", "_run_region", "indexable", "_accepts", "_near")
 
@@ -75,6 +75,16 @@ class MeldRules:
         self.natural = not any(self.wild) and all(self.meldable)
         self._wraps = pack.run_wraps
         self._shifts = tuple(range(1, self.run_min))
+        # Card ids increase with the place in the run order within each suit, and every card
+        # has a place (spreads_natural then needs no sorting).
+        last_place: dict[str | None, int] = {}
+        self._ids_in_run_order = True
+        for c in range(len(pack)):
+            place = pack.run_index[c]
+            if place <= last_place.get(pack.suits[c], -1):
+                self._ids_in_run_order = False
+                break
+            last_place[pack.suits[c]] = place
         # Ranks counted in 5-bit lanes (a hand holds at most 15 of a rank): adding
         # 16 - book_min to every lane carries into the lane's top bit where a book is possible.
         self.rank_unit = tuple(1 << (5 * self.rank_id[c]) for c in range(len(pack)))
@@ -89,8 +99,8 @@ class MeldRules:
                                 for c in range(len(pack)))
         # The order of cards in a spread on the table: by place in the run order, then name.
         keys = sorted({(pack.run_index[c], pack.names[c]) for c in range(len(pack))})
-        place = {k: i for i, k in enumerate(keys)}
-        self.table_order = tuple(place[(pack.run_index[c], pack.names[c])] for c in range(len(pack)))
+        position = {k: i for i, k in enumerate(keys)}
+        self.table_order = tuple(position[(pack.run_index[c], pack.names[c])] for c in range(len(pack)))
         self.card_bit = tuple(1 << c for c in range(len(pack)))
         self.all_cards = (1 << len(pack)) - 1
         self.value = pack.values  # beside the other per-card tables the engine reads
@@ -244,15 +254,18 @@ class MeldRules:
                         if self.is_run(combo):
                             out.append(combo)
                 continue
-            # Without wild cards or wrapping, a run is a window of consecutive places.
-            ranked = sorted((order[c], c) for c in group if order[c] >= 0)
+            # Without wild cards or wrapping, a run is a window of consecutive places. The group
+            # is in card-id order; in most packs that is the run order within a suit too.
+            in_order = self._ids_in_run_order
+            if not in_order:
+                group = sorted((c for c in group if order[c] >= 0), key=order.__getitem__)
             start = 0
-            for i in range(1, len(ranked) + 1):
-                if i == len(ranked) or ranked[i][0] != ranked[i - 1][0] + 1:
-                    seq = [c for _, c in ranked[start:i]]
+            for i in range(1, len(group) + 1):
+                if i == len(group) or order[group[i]] != order[group[i - 1]] + 1:
+                    seq = group[start:i]
                     for lo in range(len(seq)):
                         for hi in range(lo + run_min, min(len(seq), lo + self.run_max) + 1):
-                            out.append(tuple(sorted(seq[lo:hi])))
+                            out.append(tuple(seq[lo:hi]) if in_order else tuple(sorted(seq[lo:hi])))
                     start = i
         return out
 
