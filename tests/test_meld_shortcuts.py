@@ -2,8 +2,8 @@
 
 ``spreads_in`` skips hands that fail two bit tests, and a spread is only searched for hits when
 the hand holds a card that fits it alone (``accepts``). Both are checked here against plain
-enumeration with ``is_book``/``is_run``, over packs with wild cards, jokers, wrapping runs and
-two decks.
+enumeration with ``is_book``/``is_run``, over packs with wild cards, jokers, wrapping runs, two
+decks and a run order that card ids do not follow.
 """
 from itertools import combinations
 from pathlib import Path
@@ -17,7 +17,8 @@ from tonkdsl.melds import BOOK, RUN, MeldRules
 from conftest import TESTS
 
 PACKS = ["standard", "seattle", "vietnam", TESTS / "variations" / "v09-jokers.yaml",
-         TESTS / "variations" / "v11b-seven-of-forty.yaml", TESTS / "variations" / "v10-faces-high.yaml"]
+         TESTS / "variations" / "v11b-seven-of-forty.yaml", TESTS / "variations" / "v10-faces-high.yaml",
+         TESTS / "rulesets" / "ace-high-runs.yaml"]  # the last: card ids out of run order
 _MELDS: dict[Any, MeldRules] = {}
 
 

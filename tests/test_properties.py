@@ -54,6 +54,8 @@ def assert_hands_indexed(s: State) -> None:
         assert s.hand_discards[seat] == [A.Discard(s.pack.names[c]) for c in hand]
         if s.melds.indexable:
             assert s.hand_sig[seat] == s.melds.hand_sig(hand)
+    for sp in s.spreads:  # a spread's kept mask of the cards that fit is never stale
+        assert sp.fits is None or sp.fits == s.melds.accepts(sp.cards, sp.kind)
 
 
 def assert_grouped(s: State, legal: Any) -> None:
