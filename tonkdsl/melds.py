@@ -187,39 +187,39 @@ class MeldRules:
 
     # --- enumeration -----------------------------------------------------------------------
     def hand_sig(self, hand: Sequence[int]) -> int:
-        """The signature of ``hand`` (see ``card_sig``), for :meth:`may_hold_spread`. A place
+        """The signature of ``hand`` (see ``card_sig``), for :meth:`spreads_in`. A place
         held twice (two decks) counts once in the run bits."""
         return (sum(map(self.card_bit.__getitem__, hand))
                 | reduce(or_, map(self.run_bit.__getitem__, hand), 0) << self._run_at
                 | sum(map(self.rank_unit.__getitem__, hand)) << self._rank_at)
-
-    def may_hold_spread(self, sig: int) -> bool:
-        """False when a hand of natural cards with this signature holds no spread (two bit
-        tests: a lane counting ``book_min`` cards of a rank; ``run_min`` neighbouring places of
-        a suit)."""
-        if (sig + self._book_add) & self._lane_top or self._wraps:
-            return True
-        streak = sig
-        for shift in self._shifts:
-            streak &= sig >> shift
-        return streak & self._run_region != 0
 
     def spreads_in(self, hand: Sequence[int], sig: int | None = None) -> list[tuple[int, ...]]:
         """Every set of cards of ``hand`` that makes a spread (each listed once, sorted).
 
         ``sig`` is the hand's signature when the caller keeps it up to date (:meth:`hand_sig`)."""
         if self.natural and len(hand) <= 12:
-            if len(hand) < self.min_size or not self.may_hold_spread(self.hand_sig(hand) if sig is None else sig):
-                return []
-            return self.spreads_natural(hand)
-        cards = [c for c in hand if self.meldable[c]]
+            cards = hand
+        else:
+            cards = [c for c in hand if self.meldable[c]]
+            if len(cards) > 12 or any(self.wild[c] for c in cards):
+                return self._spreads_any(cards)
+            sig = None  # the caller's signature would count cards that never meld
         if len(cards) < self.min_size:
             return []
-        wilds = [c for c in cards if self.wild[c]]
-        if not wilds and len(cards) <= 12:
-            if not self.may_hold_spread(self.hand_sig(cards)):
+        if sig is None:
+            sig = self.hand_sig(cards)
+        # Two bit tests, which most hands fail: a rank lane counting book_min cards; run_min
+        # neighbouring places of a suit.
+        if not ((sig + self._book_add) & self._lane_top or self._wraps):
+            streak = sig
+            for shift in self._shifts:
+                streak &= sig >> shift
+            if not streak & self._run_region:
                 return []
-            return self.spreads_natural(cards)
+        return self.spreads_natural(cards)
+
+    def _spreads_any(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
+        """:meth:`spreads_in` with wild cards (or a hand of more than 12): every combination."""
         found: dict[tuple[int, ...], None] = {}
         top = min(len(cards), max(self.book_max, self.run_max))
         for size in range(self.min_size, top + 1):
