@@ -16,7 +16,6 @@ from tonkdsl.bots import BOTS
 from tonkdsl.diagnostics import Diagnostic, LoadError
 from tonkdsl.engine import RulesetError
 from tonkdsl.loader import load_ruleset
-from tonkdsl.outcome import END_KINDS
 from tonkdsl.resources import schema_path, shipped_ruleset_names
 from tonkdsl.scenario import compare, load_scenario, replay
 

@@ -14,7 +14,7 @@ from tonkdsl.merge import Doc, apply_removals, merge
 from tonkdsl.resources import rulesets_dir, shipped_ruleset_names
 from tonkdsl.ruleset import Ruleset, build
 from tonkdsl.schema_check import validate
-from tonkdsl.yamlsrc import Source, load_yaml_file
+from tonkdsl.yamlsrc import load_yaml_file
 
 MAX_EXTENDS_DEPTH = 8
 

@@ -76,7 +76,7 @@ class MeldRules:
         self._wraps = pack.run_wraps
         self._shifts = tuple(range(1, self.run_min))
         # Card ids increase with the place in the run order within each suit, and every card
-        # has a place (spreads_natural then needs no sorting).
+        # has a place (_spreads_natural then needs no sorting).
         last_place: dict[str | None, int] = {}
         self._ids_in_run_order = True
         for c in range(len(pack)):
@@ -216,7 +216,7 @@ class MeldRules:
                 streak &= sig >> shift
             if not streak & self._run_region:
                 return []
-        return self.spreads_natural(cards)
+        return self._spreads_natural(cards)
 
     def _spreads_any(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
         """:meth:`spreads_in` with wild cards (or a hand of more than 12): every combination."""
@@ -228,7 +228,7 @@ class MeldRules:
                     found[combo] = None
         return list(found)
 
-    def spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
+    def _spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
         """:meth:`spreads_in` for natural cards (no wild card, no joker), at most 12 of them."""
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min

@@ -112,7 +112,6 @@ def apply_removals(base: Doc, removals: list[Any], child: Source) -> list[Diagno
             else:
                 problems.append(child.diagnostic(
                     "extends-remove", f"nothing to remove at '{dotted}'", where))
-                ok = False
                 break
     return problems
 

@@ -19,7 +19,7 @@ from tonkdsl import actions as A
 from tonkdsl.bots import BOTS, Policy
 from tonkdsl.cards import SUITS_STANDARD
 from tonkdsl.dealer import cut_for_deal
-from tonkdsl.diagnostics import Diagnostic, LoadError
+from tonkdsl.diagnostics import LoadError
 from tonkdsl.engine import IllegalAction, State
 from tonkdsl.loader import load_ruleset, resolve_name
 from tonkdsl.rng import Rng, derive_seed

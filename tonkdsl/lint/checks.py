@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any, Iterable
 
-from tonkdsl.diagnostics import Diagnostic, LoadError, Path, json_path
+from tonkdsl.diagnostics import Diagnostic, LoadError, Path
 from tonkdsl.lint.odds import OddsTable, compute
 from tonkdsl.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.merge import Doc, is_id_list
