@@ -6,6 +6,7 @@ place in the ruleset (``dropper`` only in the drop endings, ``payer`` only in am
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterable
 
 from tonkdsl.expr.types import BOOL, CARD, NUM, PLAYER, RANK, SUIT, Names, Type, list_of
@@ -45,24 +46,24 @@ def _others(c: EvalContext) -> tuple[int, ...]:
 
 
 def _lowest(c: EvalContext) -> tuple[int, ...]:
-    counts = c.state.counts()
+    counts = c.state.hand_value
     low = min(counts)
     return tuple(s for s, v in enumerate(counts) if v == low)
 
 
 GLOBALS: dict[str, tuple[Type, Any, str]] = {
-    "stake": (NUM, lambda c: c.state.stake, "the base stake of the game"),
+    "stake": (NUM, attrgetter("state.stake"), "the base stake of the game"),
     "players": (list_of(PLAYER), lambda c: tuple(range(c.state.num_players)), "every player"),
     "others": (list_of(PLAYER), _others, "every player but the one the rule is about"),
     "lowest": (list_of(PLAYER), _lowest, "the player(s) with the lowest count"),
-    "min_count": (NUM, lambda c: min(c.state.counts()), "the lowest count at the table"),
-    "num_players": (NUM, lambda c: c.state.num_players, "how many play"),
+    "min_count": (NUM, lambda c: min(c.state.hand_value), "the lowest count at the table"),
+    "num_players": (NUM, attrgetter("state.num_players"), "how many play"),
     "stock": (NUM, lambda c: len(c.state.stock), "cards left in the stock"),
     "discards": (NUM, lambda c: len(c.state.discard_pile), "cards in the discard pile"),
-    "turn": (NUM, lambda c: c.state.turn_number, "the turn number, 1 for the first turn of the hand"),
-    "round": (NUM, lambda c: c.state.round_number, "the round number, 1 while each player has their first turn"),
+    "turn": (NUM, attrgetter("state.turn_number"), "the turn number, 1 for the first turn of the hand"),
+    "round": (NUM, attrgetter("state.round_number"), "the round number, 1 while each player has their first turn"),
     "spreads_on_table": (NUM, lambda c: len(c.state.spreads), "spreads laid so far this hand"),
-    "dealer": (PLAYER, lambda c: c.state.dealer, "the dealer"),
+    "dealer": (PLAYER, attrgetter("state.dealer"), "the dealer"),
 }
 
 ROLES: dict[str, str] = {
@@ -73,10 +74,8 @@ ROLES: dict[str, str] = {
     "owner": "the owner of the spread hit (counter events and slapping only)",
     "scored": "the player whose score changes (score entries only)",
 }
-_ROLE_GET = {
-    "actor": lambda c: c.actor, "dropper": lambda c: c.dropper, "payer": lambda c: c.payer,
-    "payee": lambda c: c.payee, "owner": lambda c: c.owner, "scored": lambda c: c.scored,
-}
+# Plain attribute reads are operator.attrgetter: called from C, with no Python frame.
+_ROLE_GET = {role: attrgetter(role) for role in ROLES}
 # Card sets that exist in one place only.
 CARD_SETS: dict[str, tuple[Any, str]] = {
     "spread": (lambda c: c.spread, "the cards of the spread in question (melds.hold.except)"),
