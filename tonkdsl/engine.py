@@ -7,6 +7,7 @@ and ``clone()``; what happens at each step is read from the ruleset, never from 
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from tonkdsl.actions import Discard
@@ -242,11 +243,11 @@ class State(TurnRules):
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
         rs = self.ruleset
-        order = [(self.dealer + 1 + i) % self.num_players for i in range(self.num_players)]
         rules = rs.automatic_deal_wins
-        claimants: dict[int, DealWin] = {}
         if not rules:
             return
+        order = seat_order(self.dealer, self.num_players)
+        claimants: dict[int, DealWin] = {}
         ctx = EvalContext(self)
         for seat in order:
             ctx.actor = seat
@@ -295,6 +296,12 @@ class State(TurnRules):
 _NO_LAYOUT = Layout({})
 
 
+@lru_cache(maxsize=256)
+def seat_order(dealer: int, num_players: int) -> tuple[int, ...]:
+    """The seats in play order from the dealer's left (the deal, the first round)."""
+    return tuple((dealer + 1 + i) % num_players for i in range(num_players))
+
+
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
          layout: Layout | None = None, unit: int | None = None) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
@@ -313,7 +320,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     dealer = num_players - 1 if dealer is None else dealer
     state = State(rs, num_players, dealer, stake, unit)
     layout = layout or _NO_LAYOUT
-    seats = [(dealer + 1 + i) % num_players for i in range(num_players)]
+    seats = seat_order(dealer, num_players)
     if layout is _NO_LAYOUT:
         order = list(range(size))
     else:
@@ -322,13 +329,18 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
             placed.add(layout.upcard)
         order = [c for c in range(size) if c not in placed]
         for seat, cards in layout.hands.items():
-            state.hands[seat] = list(cards)
-        seats = [seat for seat in seats if seat not in layout.hands]
+            state.set_hand(seat, cards)
+        seats = tuple(seat for seat in seats if seat not in layout.hands)
     Rng(seed).shuffle(order)  # the order in which the cards not placed are dealt
     # One card at a time, clockwise from the dealer's left, to each seat not fixed by the layout.
     dealt = len(seats) * rs.hand_size
-    for i, seat in enumerate(seats):
-        state.hands[seat] = order[i:dealt:len(seats)]
+    melds = state.melds
+    value, sig, discard = melds.value.__getitem__, melds.card_sig.__getitem__, melds.discard_actions.__getitem__
+    for i, seat in enumerate(seats):  # State.set_hand, on a fresh slice
+        state.hands[seat] = hand = order[i:dealt:len(seats)]
+        state.hand_value[seat] = sum(map(value, hand))
+        state.hand_sig[seat] = sum(map(sig, hand))
+        state.hand_discards[seat] = list(map(discard, hand))
     if rs.upcard:
         if layout.upcard is not None:
             state.discard_pile.append(layout.upcard)
@@ -339,7 +351,6 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     stock.reverse()
     if layout.stock_top:
         stock += reversed(layout.stock_top)  # the top of the stock is the last element
-    state._index_hands()
     for seat, st in enumerate(state.stats):
         st.dealt_count = state.hand_value[seat]
     state.dealt_hands = tuple(map(tuple, state.hands))
