@@ -94,6 +94,13 @@ def test_derived_seeds_differ() -> None:
     assert len({derive_seed(7, i) for i in range(1000)}) == 1000
 
 
+@pytest.mark.parametrize("master", [0, 7, 2**63 + 5, 2**64 - 1, 12345678901234567890123])
+def test_derived_seed_is_the_first_draw_of_its_generator(master: int) -> None:
+    # The specification (docs/engine.md): the first draw of Rng(master * golden ratio + index).
+    for index in (0, 1, 999, 2**40):
+        assert derive_seed(master, index) == Rng((master * 0x9E3779B97F4A7C15 + index) & (2**64 - 1)).next_u64()
+
+
 # --- melds ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def melds() -> MeldRules:

@@ -87,4 +87,8 @@ def _shuffle_plan(n: int) -> tuple[int, int, int]:
 
 def derive_seed(master: int, index: int) -> int:
     """The seed of hand ``index`` of a run seeded with ``master``."""
-    return Rng((master * 0x9E3779B97F4A7C15 + index) & _MASK).next_u64()
+    # Rng(master * golden + index).next_u64(), written out (once per hand).
+    z = (master * 0x9E3779B97F4A7C15 + index + _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
