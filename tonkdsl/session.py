@@ -140,16 +140,20 @@ class Session:
         # "natural": the first player to lay a spread of three cards takes the pot.
         return next((seat for seat, size in state.spread_log if size == 3 and seat in seats), None)
 
-    def settlement(self) -> Settlement:
-        """Money at the end: the ledger, plus the score sheet in stakes when scores are units.
-
-        Money left in side-bet pots goes back to those who put it in."""
+    def money(self) -> list[int]:
+        """Each seat's money at the end: the ledger, plus the score sheet in stakes when scores
+        are units. Money left in side-bet pots goes back to those who put it in."""
         money = list(self.ledger)
         for pot in self.pots.values():
             for s, v in enumerate(pot):
                 money[s] += v
         if self.ruleset.score_sheet == "units":
             money = [m + sc * self.stake for m, sc in zip(money, self.scores)]
+        return money
+
+    def settlement(self) -> Settlement:
+        """Money at the end (:meth:`money`) and who won the session."""
+        money = self.money()
         if self.ruleset.score_sheet == "points":
             best = min(self.scores) if self.ruleset.lowest_score_wins else max(self.scores)
             winners = [s for s, v in enumerate(self.scores) if v == best]

@@ -116,7 +116,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
                     "scores": list(outcome.scores), "counts": list(outcome.counts), "actions": n,
                     "rules": list(outcome.rules)}))
             index += 1
-        money = session.settlement().money
+        money = session.money()
         tally.sessions += 1
         for seat in range(players):
             tally.pay_sum[seat] += money[seat]
