@@ -29,7 +29,7 @@ class MeldRules:
         "draws_discard", "events_listened", "rank_id", "suit_id", "n_ranks", "n_suits", "run_bit",
         "natural", "_wraps", "_shifts", "_ids_in_run_order", "rank_unit", "_book_add", "_lane_top", "_same_rank",
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
-        "card_sig", "_run_region", "indexable", "_accepts", "_near")
+        "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies")
 
     def __init__(self, rs: "Ruleset") -> None:
         pack = rs.pack
@@ -58,6 +58,11 @@ class MeldRules:
         self.has_claims = any(w.claim is not None for w in rs.deal_wins)
         self.draws_stock = "stock" in rs.draw_from
         self.draws_discard = "discard" in rs.draw_from
+        # The start-of-turn actions (bits: 1 drop, 2 claim, 4 draw stock, 8 draw discard) that
+        # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
+        drop = rs.drop_allowed.constant
+        self.start_kinds = (1 if drop is True else 0) | (4 if self.draws_stock else 0)
+        self.drop_varies = drop is not True and drop is not False
         self.events_listened = frozenset(ev.on for c in rs.counters for ev in c.events)
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}

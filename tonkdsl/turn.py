@@ -96,14 +96,11 @@ class TurnRules:
 
     def _start_options(self, seat: int) -> A.ActionList:
         melds = self.melds
-        drop = self.ruleset.drop_allowed
-        kinds = 0  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
-        if drop.constant is True or (drop.constant is not False and self._can_drop(seat)):
-            kinds = 1
+        kinds = melds.start_kinds  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
+        if melds.drop_varies and self._can_drop(seat):
+            kinds |= 1
         if melds.has_claims and self._claimable(seat) is not None:
             kinds |= 2
-        if melds.draws_stock:
-            kinds |= 4
         # Taking the discard into a hand that keeps other cards needs no check unless the card
         # must be played at once (see _can_draw_discard).
         if melds.draws_discard and self.discard_pile and (
@@ -126,8 +123,7 @@ class TurnRules:
         melds = self.melds
         hand = self.hands[seat]
         out = A.ActionList()
-        spans: dict[type, tuple[int, int]] = {}
-        out.spans = spans
+        out.spans = _NO_SPANS  # replaced by a list's own spans once it has spreads or hits
         out.discard_cards = ()
         # The hand's signature is kept by the state: most hands fail its two bit tests at once.
         combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
@@ -138,7 +134,7 @@ class TurnRules:
                 if not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
-                spans[A.Spread] = (0, len(out))
+                out.spans = {A.Spread: (0, len(out))}
         if self.spreads:
             start = len(out)
             names = self.pack.names
@@ -147,7 +143,9 @@ class TurnRules:
                 if not self._strands(seat, combo, hit):
                     out.append(hit)
             if len(out) > start:
-                spans[A.Hit] = (start, len(out))
+                if out.spans is _NO_SPANS:
+                    out.spans = {}
+                out.spans[A.Hit] = (start, len(out))
         taken = self.taken_discard
         if taken is not None:
             if rs.discard_must_be_used and taken in hand:
@@ -157,6 +155,16 @@ class TurnRules:
             skip = None
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
             return out
+        if melds.unique_names and hand and (skip is None or skip not in hand):
+            # The common case: one discard per card, kept by the state beside the hand.
+            if out:
+                n = len(out)
+                out.spans[A.Discard] = (n, n + len(hand))
+            else:  # discards only: spans shared by every list of this length
+                out.spans = _DISCARDS_ONLY.get(len(hand)) or _discards_only(len(hand))
+            out += self.hand_discards[seat]
+            out.discard_cards = hand[:]
+            return out
         self._add_discards(out, seat, skip)
         return out
 
@@ -164,14 +172,7 @@ class TurnRules:
         """Append a discard of each card of ``seat``'s hand but ``skip`` (two jokers are one
         discard)."""
         hand = self.hands[seat]
-        melds = self.melds
-        if melds.unique_names and (skip is None or skip not in hand):
-            if hand:  # the common case: one discard per card, kept by the state beside the hand
-                out.spans[A.Discard] = (len(out), len(out) + len(hand))
-                out += self.hand_discards[seat]
-                out.discard_cards = hand[:]
-            return
-        discard_of = melds.discard_actions
+        discard_of = self.melds.discard_actions
         seen: set[int] = set()
         cards = []
         for c in hand:
@@ -179,6 +180,8 @@ class TurnRules:
                 seen.add(id(discard_of[c]))
                 cards.append(c)
         if cards:
+            if out.spans is _NO_SPANS:
+                out.spans = {}
             out.spans[A.Discard] = (len(out), len(out) + len(cards))
             out += map(discard_of.__getitem__, cards)
             out.discard_cards = cards
@@ -437,26 +440,33 @@ class TurnRules:
 
     def _do_discard(self, seat: int, action: A.Discard) -> None:
         rs = self.ruleset
-        card = self.melds.only_id.get(action.card, -1)
-        if card < 0 or card not in self.hands[seat]:
+        melds = self.melds
+        hand = self.hands[seat]
+        card = melds.only_id.get(action.card, -1)
+        if card < 0 or card not in hand:
             (card,) = self._take_ids(seat, (action.card,))
         taken = self.taken_discard
         if taken is not None:
             if rs.not_the_card_taken and card == taken:
                 raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
                                     "this turn")
-            if rs.discard_must_be_used and taken in self.hands[seat]:
+            if rs.discard_must_be_used and taken in hand:
                 raise IllegalAction("the card you took from the discard pile must go into a spread first")
         if rs.hold_allowed is not None:
             held = self._held_spread(seat)
             if held is not None:
                 raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
                                     "lay it before you discard")
-        self._take(seat, card)
+        # State._take, written out: every turn but the last ends here.
+        at = hand.index(card)
+        del hand[at]
+        del self.hand_discards[seat][at]
+        self.hand_value[seat] -= melds.value[card]
+        self.hand_sig[seat] -= melds.card_sig[card]
         self.discard_pile.append(card)
         if "discarded" in self._listened:
             self._event("discarded", seat)
-        if not self.hands[seat] and self._test(rs.going_out_allowed, actor=seat):
+        if not hand and self._test(rs.going_out_allowed, actor=seat):
             self.stats[seat].out_by_spread = False
             self._end("out_on_discard", actor=seat)
             return
@@ -599,6 +609,17 @@ def _start_list(kinds: int) -> tuple[tuple[A.Action, ...], dict[type, tuple[int,
     chosen = [(kind, action) for bit, (kind, action) in enumerate(_START) if kinds >> bit & 1]
     made = (tuple(a for _, a in chosen), {kind: (i, i + 1) for i, (kind, _) in enumerate(chosen)})
     _START_LISTS[kinds] = made
+    return made
+
+
+# Spans shared between lists (read, never changed): a list with no action (the spreads or
+# hits it would have found all refused), and lists of discards only, by their length.
+_NO_SPANS: dict[type, tuple[int, int]] = {}
+_DISCARDS_ONLY: dict[int, dict[type, tuple[int, int]]] = {}
+
+
+def _discards_only(n: int) -> dict[type, tuple[int, int]]:
+    made = _DISCARDS_ONLY[n] = {A.Discard: (0, n)}
     return made
 
 
