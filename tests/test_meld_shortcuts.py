@@ -69,3 +69,22 @@ def test_a_hit_needs_a_card_that_fits_alone(ref: Any, data: Any) -> None:
     hits = list(m.hits_on(spread, kind, hand, len(hand)))
     if hits:
         assert any(fits >> c & 1 for c in hand), (spread, hits)
+
+
+@pytest.mark.parametrize("ref", PACKS, ids=str)
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_book_and_run_shortcuts_equal_the_general_checks(ref: Any, data: Any) -> None:
+    m = melds_of(ref)
+    n = len(m.pack)
+    suits = m.suit_id
+    cards = data.draw(st.lists(st.integers(0, n - 1), min_size=0, max_size=8, unique=True))
+    # Cards of one suit, so that runs come up often enough to matter.
+    suit = data.draw(st.sampled_from(sorted(set(suits))))
+    same = [c for c in range(n) if suits[c] == suit]
+    run_like = data.draw(st.lists(st.sampled_from(same), min_size=0, max_size=8, unique=True))
+    for combo in (cards, run_like, sorted(run_like)):
+        n_ok = m.book_min <= len(combo) <= m.book_max
+        assert m.is_book(combo) == (n_ok and m._is_book_general(combo)), combo
+        n_ok = m.run_min <= len(combo) <= m.run_max
+        assert m.is_run(combo) == (n_ok and m._is_run_general(combo)), combo

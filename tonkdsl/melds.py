@@ -138,9 +138,16 @@ class MeldRules:
         return None
 
     def is_book(self, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` make a book: book_min to book_max cards of one rank, wild cards
+        standing in."""
         n = len(cards)
         if n < self.book_min or n > self.book_max:
             return False
+        if self.natural:  # no wild card: one rank
+            return len(set(map(self.rank_id.__getitem__, cards))) == 1
+        return self._is_book_general(cards)
+
+    def _is_book_general(self, cards: Sequence[int]) -> bool:
         ranks = self.pack.ranks
         rank = None
         for c in cards:
@@ -155,9 +162,20 @@ class MeldRules:
         return rank is not None
 
     def is_run(self, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` make a run: run_min to run_max cards of one suit in consecutive
+        places of the run order (wrapping if the pack says so), wild cards standing in."""
         n = len(cards)
         if n < self.run_min or n > self.run_max:
             return False
+        if self.natural and not self._wraps:
+            # n distinct places of one suit in a row: the cards' run bits are one block of n
+            # bits (a suit's lane ends with a bit no card has; a card with no place has none).
+            bits = reduce(or_, map(self.run_bit.__getitem__, cards), 0)
+            return bits != 0 and bits // (bits & -bits) == (1 << n) - 1
+        return self._is_run_general(cards)
+
+    def _is_run_general(self, cards: Sequence[int]) -> bool:
+        n = len(cards)
         pack = self.pack
         suit = None
         positions = []
