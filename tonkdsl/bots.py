@@ -1,9 +1,11 @@
 """Bots are policies: ``choose(view, legal_actions, rng) -> action``."""
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Callable, Sequence
 
 from tonkdsl import actions as A
+from tonkdsl.melds import MeldRules
 from tonkdsl.rng import Rng
 from tonkdsl.view import View
 
@@ -16,43 +18,39 @@ def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
 
 
 # Module names for the action kinds: the greedy bot looks them up at every decision.
-_CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
+_ACTION_LIST, _CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.ActionList, A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
 _PLAYS, _DISCARD = (A.Spread, A.Hit), A.Discard
+_CARDS = attrgetter("cards")
 
 
 def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 10) -> A.Action:
     """Claims or drops when its count is low, lays the biggest spread, hits, discards high.
 
-    The discard is the highest card that is not part of a pair or of a near-run (same suit,
-    within two places in the run order)."""
-    grouped = legal if type(legal) is A.ActionList else A.ActionList.grouped(legal)
+    The discard is the highest-valued card that is not part of a pair or of a near-run (same
+    suit, within two places in the run order), else the highest-valued card; the first of
+    equals."""
+    grouped = legal if type(legal) is _ACTION_LIST else _ACTION_LIST.grouped(legal)
     spans = grouped.spans
-    if len(spans) == 1 and _DISCARD in spans:  # the most common choice: discards only
-        return _discard(view, grouped, spans[_DISCARD])
-    if _CLAIM in spans:
-        return grouped[spans[_CLAIM][0]]
-    if _DROP in spans and view.count <= drop_at:
-        return grouped[spans[_DROP][0]]
-    if _DRAW_STOCK in spans:
-        return grouped[spans[_DRAW_STOCK][0]]
-    if _DRAW_DISCARD in spans:
-        return grouped[spans[_DRAW_DISCARD][0]]
-    for kind in _PLAYS:  # the spread, else the hit, that plays the most cards (the first of equals)
-        if kind in spans:
-            lo, hi = spans[kind]
-            return max(grouped[lo:hi], key=_size)
-    if _DISCARD in spans:
-        return _discard(view, grouped, spans[_DISCARD])
-    return grouped[0]
-
-
-def _discard(view: View, grouped: A.ActionList, span: tuple[int, int]) -> A.Action:
-    """The highest-valued lonely card (not near another card held), else the highest-valued
-    card; the first of equals."""
-    lo, hi = span
+    if len(spans) > 1 or _DISCARD not in spans:  # anything but the most common choice, discards only
+        if _CLAIM in spans:
+            return grouped[spans[_CLAIM][0]]
+        if _DROP in spans and view.count <= drop_at:
+            return grouped[spans[_DROP][0]]
+        if _DRAW_STOCK in spans:
+            return grouped[spans[_DRAW_STOCK][0]]
+        if _DRAW_DISCARD in spans:
+            return grouped[spans[_DRAW_DISCARD][0]]
+        for kind in _PLAYS:  # the spread, else the hit, that plays the most cards (the first of equals)
+            if kind in spans:
+                lo, hi = spans[kind]
+                sizes = list(map(len, map(_CARDS, grouped[lo:hi])))
+                return grouped[lo + sizes.index(max(sizes))]
+        if _DISCARD not in spans:
+            return grouped[0]
+    lo, hi = spans[_DISCARD]
     cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
     held = view.hand_mask
-    near = view.meld_rules.near(2)
+    near = _NEAR.get(view.meld_rules) or _near(view.meld_rules)
     values = view.pack.values
     best, best_value = -1, -1 << 62
     for c in cards:
@@ -64,8 +62,13 @@ def _discard(view: View, grouped: A.ActionList, span: tuple[int, int]) -> A.Acti
     return grouped[lo + cards.index(best)]
 
 
-def _size(action: A.Action) -> int:
-    return len(action.cards)  # type: ignore[attr-defined]  # spreads and hits only
+# The greedy bot's sense of a partial spread, per ruleset (MeldRules.near with reach 2).
+_NEAR: dict[MeldRules, tuple[int, ...]] = {}
+
+
+def _near(melds: MeldRules) -> tuple[int, ...]:
+    got = _NEAR[melds] = melds.near(2)
+    return got
 
 
 def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
