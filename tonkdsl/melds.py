@@ -9,13 +9,16 @@ from functools import reduce
 from itertools import combinations
 from operator import or_
 
-from tonkdsl.actions import Discard
+from tonkdsl.actions import Discard, Hit, Spread
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.ruleset import Ruleset
 
 BOOK, RUN = "book", "run"
+# Spread and hit actions kept per ruleset, at most (memory stays bounded with wild cards and
+# two decks, where the possible spreads are many).
+_MAX_KEPT_ACTIONS = 20_000
 
 
 class MeldRules:
@@ -29,7 +32,8 @@ class MeldRules:
         "draws_discard", "events_listened", "rank_id", "suit_id", "n_ranks", "n_suits", "run_bit",
         "natural", "_wraps", "_shifts", "_ids_in_run_order", "rank_unit", "_book_add", "_lane_top", "_same_rank",
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
-        "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies")
+        "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
+        "spread_actions", "hit_actions")
 
     def __init__(self, rs: "Ruleset") -> None:
         pack = rs.pack
@@ -128,6 +132,28 @@ class MeldRules:
                           and max(self.rank_id.count(r) for r in range(self.n_ranks)) <= 15)
         self._accepts: dict[tuple[str, tuple[int, ...]], int] = {}
         self._near: dict[int, tuple[int, ...]] = {}
+        # The action of each spread and hit met so far (actions are immutable values): a legal
+        # list reuses them instead of making new ones at every decision.
+        self.spread_actions: dict[tuple[int, ...], Spread] = {}
+        self.hit_actions: dict[tuple[tuple[int, ...], int], Hit] = {}
+
+    def spread_action(self, combo: tuple[int, ...]) -> Spread:
+        """The action that lays these cards as a spread (kept: see ``spread_actions``)."""
+        action = self.spread_actions.get(combo)
+        if action is None:
+            action = Spread(tuple(map(self.pack.names.__getitem__, combo)))
+            if len(self.spread_actions) < _MAX_KEPT_ACTIONS:
+                self.spread_actions[combo] = action
+        return action
+
+    def hit_action(self, combo: tuple[int, ...], target: int) -> Hit:
+        """The action that plays these cards onto spread ``target`` (kept: see ``hit_actions``)."""
+        action = self.hit_actions.get((combo, target))
+        if action is None:
+            action = Hit(tuple(map(self.pack.names.__getitem__, combo)), target)
+            if len(self.hit_actions) < _MAX_KEPT_ACTIONS:
+                self.hit_actions[(combo, target)] = action
+        return action
 
     def kind(self, cards: Sequence[int]) -> str | None:
         """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""

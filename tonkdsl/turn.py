@@ -128,18 +128,17 @@ class TurnRules:
         # The hand's signature is kept by the state: most hands fail its two bit tests at once.
         combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
         if combos:
-            names = self.pack.names
+            spread_of = melds.spread_actions
             for combo in combos:
-                spread = A.Spread(tuple(map(names.__getitem__, combo)))
+                spread = spread_of.get(combo) or melds.spread_action(combo)
                 if not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
                 out.spans = {A.Spread: (0, len(out))}
         if self.spreads:
             start = len(out)
-            names = self.pack.names
             for number, combo in self._hit_options(seat):
-                hit = A.Hit(tuple(map(names.__getitem__, combo)), number)
+                hit = melds.hit_action(combo, number)
                 if not self._strands(seat, combo, hit):
                     out.append(hit)
             if len(out) > start:
@@ -216,7 +215,7 @@ class TurnRules:
         for combo in self.melds.spreads_in(self.hands[seat]):
             if rs.hold_except is not None and self._eval(rs.hold_except, self._ctx(actor=seat, spread=combo)):
                 continue
-            if not self._strands(seat, combo, A.Spread(tuple(self.pack.names[c] for c in combo))):
+            if not self._strands(seat, combo, self.melds.spread_action(combo)):
                 return combo
         return None
 
