@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
 from tonkdsl.actions import Discard
@@ -150,11 +151,14 @@ class State(TurnRules):
     def _ctx(self, **roles: Any) -> EvalContext:
         return EvalContext(self, **roles)
 
-    def _test(self, compiled: Any, **roles: Any) -> Any:
-        """Evaluate ``compiled`` with these roles (a constant is not evaluated at all)."""
+    def _test(self, compiled: Any, actor: int) -> Any:
+        """Evaluate a rule about ``actor`` (a constant is not evaluated at all)."""
         if compiled.constant is not NOT_CONSTANT:
             return compiled.constant
-        return self._eval(compiled, EvalContext(self, **roles))
+        try:
+            return compiled.fn(EvalContext(self, actor))
+        except EvalError as exc:
+            raise RulesetError(f"the rule '{compiled.source}' failed: {exc}") from None
 
     def _eval(self, compiled: Any, ctx: EvalContext) -> Any:
         if compiled.constant is not NOT_CONSTANT:
@@ -237,8 +241,8 @@ class State(TurnRules):
             score_change = tuple(scores) if scores is not None else (0,) * self.num_players
             payouts = (0,) * self.num_players
             payments = ()
-        self._outcome = Outcome(kind, winners, payouts, self.counts(), tuple(payments), message,
-                                tuple(dict.fromkeys(p.rule for p in payments)), score_change)
+        self._outcome = Outcome(kind, winners, payouts, tuple(self.hand_value), tuple(payments), message,
+                                tuple(dict.fromkeys(map(_RULE, payments))), score_change)
 
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
@@ -294,6 +298,7 @@ class State(TurnRules):
 
 
 _NO_LAYOUT = Layout({})
+_RULE = attrgetter("rule")  # of a Payment
 
 
 @lru_cache(maxsize=256)

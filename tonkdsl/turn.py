@@ -59,7 +59,7 @@ class TurnRules:
         def clone(self) -> Any: ...
         def is_terminal(self) -> bool: ...
         def _ctx(self, **roles: Any) -> EvalContext: ...
-        def _test(self, compiled: Any, **roles: Any) -> Any: ...
+        def _test(self, compiled: Any, actor: int) -> Any: ...
         def _eval(self, compiled: Any, ctx: EvalContext) -> Any: ...
         def _event(self, name: str, actor: int, owner: int | None = None) -> None: ...
         def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
@@ -241,7 +241,7 @@ class TurnRules:
         return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
 
     def _can_drop(self, seat: int) -> bool:
-        return bool(self._test(self.ruleset.drop_allowed, actor=seat))
+        return bool(self._test(self.ruleset.drop_allowed, seat))
 
     def _claimable(self, seat: int) -> DealWin | None:
         rs = self.ruleset
@@ -465,7 +465,7 @@ class TurnRules:
         self.discard_pile.append(card)
         if "discarded" in self._listened:
             self._event("discarded", seat)
-        if not hand and self._test(rs.going_out_allowed, actor=seat):
+        if not hand and self._test(rs.going_out_allowed, seat):
             self.stats[seat].out_by_spread = False
             self._end("out_on_discard", actor=seat)
             return
@@ -480,7 +480,7 @@ class TurnRules:
         self.extra_discard_seat = None
         self.phase = START
         self._event("discarded", seat)
-        if not self.hands[seat] and self._test(self.ruleset.going_out_allowed, actor=seat):
+        if not self.hands[seat] and self._test(self.ruleset.going_out_allowed, seat):
             self._end("out_on_discard", actor=seat)
             return
         self._open_slap_window(card, seat)
@@ -566,12 +566,12 @@ class TurnRules:
             return None
         st = self.stats[seat]
         st.out_by_spread = by_spread
-        if self._test(self.ruleset.going_out_allowed, actor=seat):
+        if self._test(self.ruleset.going_out_allowed, seat):
             return self._end("tonk_out", actor=seat)
         return self._next_turn()  # cannot go out now: the turn passes with an empty hand
 
     def _drop(self, seat: int) -> None:
-        won = self._test(self.ruleset.drop_wins_if, actor=seat)
+        won = self._test(self.ruleset.drop_wins_if, seat)
         self._end("drop_won" if won else "drop_caught", actor=seat, dropper=seat)
 
     def _next_turn(self) -> None:
