@@ -258,14 +258,17 @@ class MeldRules:
         if sig is None:
             sig = self.hand_sig(cards)
         # Two bit tests, which most hands fail: a rank lane counting book_min cards; run_min
-        # neighbouring places of a suit.
-        if not ((sig + self._book_add) & self._lane_top or self._wraps):
-            streak = sig
-            for shift in self._shifts:
-                streak &= sig >> shift
-            if not streak & self._run_region:
-                return []
-        return self._spreads_natural(cards)
+        # neighbouring places of a suit (wrapping runs are always looked for).
+        books = (sig + self._book_add) & self._lane_top
+        if self._wraps:
+            return self._spreads_natural(cards, bool(books), True)
+        streak = sig
+        for shift in self._shifts:
+            streak &= sig >> shift
+        runs = streak & self._run_region
+        if not (books or runs):
+            return []
+        return self._spreads_natural(cards, bool(books), bool(runs))
 
     def _spreads_any(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
         """:meth:`spreads_in` with wild cards (or a hand of more than 12): every combination."""
@@ -277,21 +280,27 @@ class MeldRules:
                     found[combo] = None
         return list(found)
 
-    def _spreads_natural(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
-        """:meth:`spreads_in` for natural cards (no wild card, no joker), at most 12 of them."""
+    def _spreads_natural(self, cards: Sequence[int], books: bool, runs: bool) -> list[tuple[int, ...]]:
+        """:meth:`spreads_in` for natural cards (no wild card, no joker), at most 12 of them;
+        books and runs are only looked for when the signature says the hand may hold some."""
         rank_id, suit_id = self.rank_id, self.suit_id
         book_min, run_min = self.book_min, self.run_min
         out: list[tuple[int, ...]] = []
-        by_rank: dict[int, list[int]] = {}  # groups in the order of their lowest card id
+        cards = sorted(cards)
+        if books:
+            by_rank: dict[int, list[int]] = {}  # groups in the order of their lowest card id
+            for c in cards:
+                by_rank.setdefault(rank_id[c], []).append(c)
+            for group in by_rank.values():
+                if len(group) < book_min:
+                    continue
+                for size in range(book_min, min(len(group), self.book_max) + 1):
+                    out.extend(combinations(group, size))
+        if not runs:
+            return out
         by_suit: dict[int, list[int]] = {}
-        for c in sorted(cards):
-            by_rank.setdefault(rank_id[c], []).append(c)
+        for c in cards:
             by_suit.setdefault(suit_id[c], []).append(c)
-        for group in by_rank.values():
-            if len(group) < book_min:
-                continue
-            for size in range(book_min, min(len(group), self.book_max) + 1):
-                out.extend(combinations(group, size))
         order = self.pack.run_index
         wraps = self.pack.run_wraps
         for group in by_suit.values():
