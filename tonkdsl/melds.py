@@ -391,12 +391,14 @@ class MeldRules:
                 got |= self.card_bit[d]
         return got
 
-    def hits_on(self, spread: Sequence[int], kind: str, hand: Iterable[int], limit: int) -> Iterator[tuple[int, ...]]:
+    def hits_on(self, spread: Sequence[int], kind: str, hand: Iterable[int], limit: int,
+                fits: int | None = None) -> Iterator[tuple[int, ...]]:
         """Every set of at most ``limit`` hand cards that keeps ``spread`` a spread of ``kind``.
 
-        Only sets with a card that fits alone (:meth:`accepts`) are checked: no other set can
-        be a hit."""
-        fits = self.accepts(spread, kind)
+        Only sets with a card that fits alone (:meth:`accepts`, or ``fits`` when the caller
+        keeps it) are checked: no other set can be a hit."""
+        if fits is None:
+            fits = self.accepts(spread, kind)
         bit = self.card_bit
         pack = self.pack
         if kind == BOOK:

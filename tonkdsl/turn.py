@@ -288,7 +288,7 @@ class TurnRules:
                 fits = sp.fits = melds.accepts(sp.cards, sp.kind)
             if not fits & held or not self._may_hit(seat, sp):
                 continue
-            for combo in melds.hits_on(sp.cards, sp.kind, cards, limit):
+            for combo in melds.hits_on(sp.cards, sp.kind, cards, limit, fits):
                 out.append((i + 1, combo))
         return out
 
