@@ -8,7 +8,9 @@ from hypothesis import given, settings, strategies as st
 from tonkdsl import load_ruleset
 from tonkdsl.bots import greedy_bot, random_bot
 from tonkdsl.session import Session
-from tonkdsl.simulate import simulate
+from tonkdsl.cards import SUITS_STANDARD
+from tonkdsl.rng import Rng, derive_seed
+from tonkdsl.simulate import Spec, play_out, run_sessions, session_length, simulate
 from conftest import TESTS
 
 SESSION_RULESETS = ["standard", "washington-state", "pushups"] + [
@@ -43,3 +45,27 @@ def test_deal_passes_left_and_big_one_stake() -> None:
     assert stakes == [5, 5, 10]
     with pytest.raises(ValueError, match="the session is over"):
         session.start_hand()
+
+
+
+@pytest.mark.parametrize("ref", SESSION_RULESETS, ids=lambda r: Path(r).stem)
+def test_simulate_tallies_the_settlement_of_each_session(ref: Any) -> None:
+    # run_sessions tallies Session.money(); replaying the same sessions through the public
+    # Session API must give the same money in settlement() (units sheets and pots included).
+    rs = load_ruleset(ref)
+    spec = Spec(ref, ("greedy",) * 3, seed=5)
+    length = session_length(rs)
+    tally, _ = run_sessions(spec, 0, 2 * length, ruleset=rs, bots=[greedy_bot] * 3)
+    total = [0, 0, 0]
+    for k in range(2):
+        session = Session(rs, 3, hands=length, dealer=k % 3)
+        for i in range(length):
+            seed = derive_seed(5, k * length + i)
+            rng = Rng(seed ^ 0x5DEECE66D)
+            state = session.start_hand(seed=seed)
+            play_out(state, [greedy_bot] * 3, rng)
+            suits = {b.id: rng.choice(SUITS_STANDARD) for b in rs.session.side_bets if b.kind == "named_suit"}
+            session.finish_hand(state, named_suits=suits)
+        total = [t + m for t, m in zip(total, session.settlement().money)]
+    assert tally.pay_sum == total
+    assert tally.sessions == 2
