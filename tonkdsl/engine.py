@@ -155,10 +155,7 @@ class State(TurnRules):
         """Evaluate a rule about ``actor`` (a constant is not evaluated at all)."""
         if compiled.constant is not NOT_CONSTANT:
             return compiled.constant
-        try:
-            return compiled.fn(EvalContext(self, actor))
-        except EvalError as exc:
-            raise RulesetError(f"the rule '{compiled.source}' failed: {exc}") from None
+        return self._eval(compiled, EvalContext(self, actor))
 
     def _eval(self, compiled: Any, ctx: EvalContext) -> Any:
         if compiled.constant is not NOT_CONSTANT:
