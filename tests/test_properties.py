@@ -46,7 +46,8 @@ def all_cards(s: State) -> list[int]:
 def assert_hands_indexed(s: State) -> None:
     """The summaries the engine keeps up to date equal those recomputed from the hands."""
     twin = s.clone()
-    twin._index_hands()
+    for seat, hand in enumerate(twin.hands):
+        twin.set_hand(seat, hand)
     assert (s.hand_value, s.hand_sig, s.hand_discards) == (twin.hand_value, twin.hand_sig, twin.hand_discards)
     for seat, hand in enumerate(s.hands):
         assert s.count(seat) == sum(s.pack.values[c] for c in hand)

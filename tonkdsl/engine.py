@@ -139,11 +139,6 @@ class State(TurnRules):
         self.hand_sig[seat] = sum(map(m.card_sig.__getitem__, hand))
         self.hand_discards[seat] = list(map(m.discard_actions.__getitem__, hand))
 
-    def _index_hands(self) -> None:
-        """Recompute every hand's summaries (after hands were set wholesale)."""
-        for seat, hand in enumerate(self.hands):
-            self.set_hand(seat, hand)
-
     def hand_mask(self, seat: int) -> int:
         """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""
         return self.hand_sig[seat] & self.melds.all_cards
