@@ -100,7 +100,8 @@ NAMES = make_names(["actor"], [], subject=True)
 
 
 @pytest.mark.parametrize("text,code,words", [
-    ("1" + " + 1" * 200, "limit-expr-length", "(MAX_EXPR_CHARS)"),
+    ("1" + " + 1" * 200, "limit-expr-size", "(MAX_EXPR_NODES) is 400"),
+    ("1" + " " * 10_000, "limit-expr-length", "(MAX_EXPR_CHARS)"),
     ("not " * 60 + "true", "limit-expr-depth", "(MAX_EXPR_DEPTH)"),
     ("9999999999999", "limit-expr-number", "(MAX_NUMBER)"),
     ("10 ^ 10 ^ 10", "limit-expr-number", "(MAX_NUMBER)"),

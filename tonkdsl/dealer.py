@@ -15,7 +15,7 @@ def cut_for_deal(ruleset: Ruleset, num_players: int, rng: Rng) -> tuple[int, lis
     """
     if ruleset.first_dealer == "first_seat":
         return 0, []
-    pack = ruleset.pack
+    pack = ruleset.pack_for(num_players)
     order = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
     pick = max if ruleset.first_dealer == "highest_cut" else min
     contenders = list(range(num_players))

@@ -6,13 +6,14 @@ turn the corner are handled generically.
 from __future__ import annotations
 
 from functools import reduce
-from itertools import combinations
+from itertools import combinations, product
 from operator import or_
 
 from tonkdsl.actions import Discard, Hit, Spread
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
+    from tonkdsl.cards import Pack
     from tonkdsl.ruleset import Ruleset
 
 BOOK, RUN = "book", "run"
@@ -33,12 +34,15 @@ class MeldRules:
         "natural", "_wraps", "_shifts", "_ids_in_run_order", "rank_unit", "_book_add", "_lane_top", "_same_rank",
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
-        "spread_actions", "hit_actions")
+        "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
+        "max_wild")
 
-    def __init__(self, rs: "Ruleset") -> None:
-        pack = rs.pack
+    def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
+        pack = rs.pack if pack is None else pack
         self.pack = pack
         self.book_min, self.book_max = rs.book_min, rs.book_max
+        self.book_identical = rs.book_identical  # a book may hold identical cards (several decks)
+        self.min_natural, self.max_wild = rs.min_natural, rs.max_wild
         self.run_min = rs.run_min
         self.run_max = rs.run_max if rs.run_max is not None else pack.run_length
         self.wild = tuple(pack.wild[c] and rs.wild_in_melds for c in range(len(pack)))
@@ -81,7 +85,11 @@ class MeldRules:
         self.run_bit = tuple(1 << (self.suit_id[c] * lane + pack.run_index[c])
                              if pack.run_index[c] >= 0 and pack.suits[c] is not None else 0
                              for c in range(len(pack)))
-        self.natural = not any(self.wild) and all(self.meldable)
+        # Every card has at most one place in the run order (an ace high or low has two).
+        self.simple_runs = all(len(p) <= 1 for p in pack.run_places)
+        # Natural: the bit tests and windows of the fast paths hold (no wild card, every card
+        # melds, one place per card).
+        self.natural = not any(self.wild) and all(self.meldable) and self.simple_runs
         self._wraps = pack.run_wraps
         self._shifts = tuple(range(1, self.run_min))
         # Card ids increase with the place in the run order within each suit, and every card
@@ -128,7 +136,10 @@ class MeldRules:
         self._book_add <<= self._rank_at
         self._lane_top <<= self._rank_at
         placed = [b for b in self.run_bit if b]
-        self.indexable = (self.natural and len(set(placed)) == len(placed)
+        # Two cards with the same place in a suit (several decks): spreads are listed by the
+        # general search, which finds every copy's spreads.
+        self.copies = len(set(placed)) != len(placed)
+        self.indexable = (self.natural and not self.copies
                           and max(self.rank_id.count(r) for r in range(self.n_ranks)) <= 15)
         self._accepts: dict[tuple[str, tuple[int, ...]], int] = {}
         self._near: dict[int, tuple[int, ...]] = {}
@@ -136,6 +147,17 @@ class MeldRules:
         # list reuses them instead of making new ones at every decision.
         self.spread_actions: dict[tuple[int, ...], Spread] = {}
         self.hit_actions: dict[tuple[tuple[int, ...], int], Hit] = {}
+
+    def describe(self) -> str:
+        """What a spread is, in a player's words (for refusals)."""
+        twins = ", no two identical" if self.copies and not self.book_identical else ""
+        text = (f"a book is {self.book_min}-{self.book_max} cards of one rank{twins}; a run is "
+                f"{self.run_min}+ cards in sequence of one suit")
+        if self.max_wild is not None and any(self.wild):
+            text += f"; at most {self.max_wild} wild card{'s' if self.max_wild != 1 else ''} in a spread"
+        if self.min_natural and any(self.wild):
+            text += f"; at least {self.min_natural} natural cards in a spread"
+        return text
 
     def spread_action(self, combo: tuple[int, ...]) -> Spread:
         """The action that lays these cards as a spread (kept: see ``spread_actions``)."""
@@ -169,23 +191,36 @@ class MeldRules:
         n = len(cards)
         if n < self.book_min or n > self.book_max:
             return False
-        if self.natural:  # no wild card: one rank
+        if self.natural and not self.copies:  # no wild card: one rank
             return len(set(map(self.rank_id.__getitem__, cards))) == 1
         return self._is_book_general(cards)
 
     def _is_book_general(self, cards: Sequence[int]) -> bool:
         ranks = self.pack.ranks
         rank = None
+        wild = 0
         for c in cards:
             if not self.meldable[c]:
                 return False
             if self.wild[c]:
+                wild += 1
                 continue
             if rank is None:
                 rank = ranks[c]
             elif ranks[c] != rank:
                 return False
-        return rank is not None
+        if rank is None or not self._wild_within_limits(len(cards), wild):
+            return False
+        if not self.book_identical and self.copies:
+            names = [self.pack.names[c] for c in cards if not self.wild[c]]
+            return len(set(names)) == len(names)
+        return True
+
+    def _wild_within_limits(self, size: int, wild: int) -> bool:
+        """The ruleset's limits on wild cards in one spread (melds.min_natural, max_wild)."""
+        if self.max_wild is not None and wild > self.max_wild:
+            return False
+        return size - wild >= self.min_natural
 
     def is_run(self, cards: Sequence[int]) -> bool:
         """Whether ``cards`` make a run: run_min to run_max cards of one suit in consecutive
@@ -204,22 +239,31 @@ class MeldRules:
         n = len(cards)
         pack = self.pack
         suit = None
-        positions = []
+        places = []
+        wild = 0
         for c in cards:
             if not self.meldable[c]:
                 return False
             if self.wild[c]:
+                wild += 1
                 continue
-            pos = pack.run_index[c]
-            if pos < 0:
+            if not pack.run_places[c]:
                 return False
             if suit is None:
                 suit = pack.suits[c]
             elif pack.suits[c] != suit:
                 return False
-            positions.append(pos)
-        if not positions:
+            places.append(pack.run_places[c])
+        if not places or not self._wild_within_limits(n, wild):
             return False
+        if all(len(p) == 1 for p in places):
+            return self._places_run([p[0] for p in places], n)
+        # A card with two places (an ace high or low): the run holds if one choice of places does.
+        return any(self._places_run(list(choice), n) for choice in product(*places))
+
+    def _places_run(self, positions: list[int], n: int) -> bool:
+        """Whether cards at ``positions`` (and ``n`` - len(positions) wild cards) make a run."""
+        pack = self.pack
         if len(set(positions)) != len(positions):
             return False
         length = pack.run_length
@@ -246,11 +290,11 @@ class MeldRules:
         """Every set of cards of ``hand`` that makes a spread (each listed once, sorted).
 
         ``sig`` is the hand's signature when the caller keeps it up to date (:meth:`hand_sig`)."""
-        if self.natural and len(hand) <= 12:
+        if self.natural and len(hand) <= 12 and not self.copies:
             cards = hand
         else:
             cards = [c for c in hand if self.meldable[c]]
-            if len(cards) > 12 or any(self.wild[c] for c in cards):
+            if len(cards) > 12 or self.copies or not self.simple_runs or any(self.wild[c] for c in cards):
                 return self._spreads_any(cards)
             sig = None  # the caller's signature would count cards that never meld
         if len(cards) < self.min_size:
@@ -273,6 +317,8 @@ class MeldRules:
     def _spreads_any(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
         """:meth:`spreads_in` with wild cards (or a hand of more than 12): every combination."""
         found: dict[tuple[int, ...], None] = {}
+        if len(cards) < self.min_size:
+            return []
         top = min(len(cards), max(self.book_max, self.run_max))
         for size in range(self.min_size, top + 1):
             for combo in combinations(sorted(cards), size):
@@ -354,7 +400,7 @@ class MeldRules:
         key = (kind, tuple(spread))
         got = self._accepts.get(key)
         if got is None:
-            if self.natural and not self._wraps and spread:
+            if self.natural and not self._wraps and not self.copies and spread:
                 got = self._accepts_natural(spread, kind)
             else:
                 check = self.is_book if kind == BOOK else self.is_run
@@ -418,3 +464,40 @@ class MeldRules:
                         yield combo
                 elif any(fits & bit[c] for c in combo) and check(base + list(combo)):
                     yield combo
+
+    # --- questions the expression language asks (is_book, longest_run, deadwood, ...) -----
+    def largest(self, cards: Sequence[int], kind: str) -> int:
+        """The size of the largest book (``kind`` "book") or run the cards can form, 0 if none."""
+        check = self.is_book if kind == BOOK else self.is_run
+        return max((len(s) for s in self.spreads_in(list(cards)) if check(s)), default=0)
+
+    def deadwood(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The cards left out of the best arrangement of disjoint spreads: the one that leaves
+        the lowest count (ties: the fewest cards left), searched exactly."""
+        cards = list(cards)
+        index = {c: i for i, c in enumerate(cards)}
+        spreads = [sum(1 << index[c] for c in s) for s in self.spreads_in(cards)]
+        value = self.value
+        memo: dict[int, tuple[int, int, int]] = {}
+
+        def best(left: int) -> tuple[int, int, int]:
+            """(count, cards, mask) of the deadwood among the cards of ``left``."""
+            if not left:
+                return (0, 0, 0)
+            got = memo.get(left)
+            if got is not None:
+                return got
+            low = left & -left
+            i = low.bit_length() - 1
+            count, n, mask = best(left & ~low)
+            result = (count + value[cards[i]], n + 1, mask | low)
+            for s in spreads:
+                if s & low and s & left == s:
+                    rest = best(left & ~s)
+                    if rest[:2] < result[:2]:
+                        result = rest
+            memo[left] = result
+            return result
+
+        mask = best((1 << len(cards)) - 1)[2]
+        return tuple(c for i, c in enumerate(cards) if mask >> i & 1)

@@ -18,7 +18,8 @@ if TYPE_CHECKING:  # pragma: no cover
 class EvalContext:
     """What an expression sees: the state, the players playing a role, the 'where' items."""
 
-    __slots__ = ("state", "actor", "dropper", "payer", "payee", "owner", "scored", "spread", "items")
+    __slots__ = ("state", "actor", "dropper", "payer", "payee", "owner", "scored", "spread", "items",
+                 "declared")
 
     def __init__(self, state: "State", actor: int | None = None, dropper: int | None = None,
                  payer: int | None = None, payee: int | None = None, owner: int | None = None,
@@ -32,6 +33,9 @@ class EvalContext:
         self.scored = scored
         self.spread = spread
         self.items: list[Any] = []
+        # The total the actor declares for their own count while a condition about them is
+        # tried with each total their hand can make (see holder_chooses); None otherwise.
+        self.declared: int | None = None
 
 
 _OTHERS: dict[tuple[int, int | None], tuple[int, ...]] = {}  # (players, actor) -> the others
@@ -82,7 +86,17 @@ CARD_SETS: dict[str, tuple[Any, str]] = {
 }
 
 PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
-    "count": (NUM, lambda c, p: c.state.hand_value[p], "the value of the cards in hand"),
+    "count": (NUM, lambda c, p: c.state.hand_value[p], "the value of the cards in hand (where values are "
+              "the holder's choice: the lowest total, or in a condition about the holder any total "
+              "that makes it hold)"),
+    # low_count, high_count and totals equal count unless some card's value is the holder's choice.
+    "low_count": (NUM, lambda c, p: c.state.hand_value[p], "the lowest total the hand can make"),
+    "high_count": (NUM, lambda c, p: c.state.pack.totals(c.state.hands[p])[-1],
+                   "the highest total the hand can make"),
+    "totals": (list_of(NUM), lambda c, p: c.state.pack.totals(c.state.hands[p]),
+               "every total the hand can make, lowest first"),
+    "deadwood_count": (NUM, lambda c, p: sum(c.state.melds.value[x] for x in c.state.melds.deadwood(c.state.hands[p])),
+                       "the count of the cards left out of the hand's best arrangement of spreads"),
     "hand": (list_of(CARD), lambda c, p: tuple(c.state.hands[p]), "the cards in hand"),
     "cards": (NUM, lambda c, p: len(c.state.hands[p]), "how many cards are in hand"),
     "seat": (NUM, lambda c, p: p, "the seat, 0 for the first listed player"),
@@ -95,6 +109,37 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
     "is_dealer": (BOOL, lambda c, p: p == c.state.dealer, "the player dealt this hand"),
     "deal_win": (BOOL, lambda c, p: p in c.state.deal_winners, "the player holds an automatic win on the deal"),
 }
+
+
+def _declared_count(c: EvalContext, p: int) -> int:
+    """``count`` where values may be chosen: the total the actor is trying, else the lowest."""
+    declared = c.declared
+    if declared is not None and p == c.actor:
+        return declared
+    return int(c.state.hand_value[p])
+
+
+def holder_chooses(fn: Any) -> Any:
+    """A condition about the actor, where card values may be chosen: it holds when some total
+    of the actor's hand makes it hold (the holder declares the count that suits them)."""
+    def chosen(ctx: EvalContext) -> Any:
+        state = ctx.state
+        actor = ctx.actor
+        if actor is None:
+            return fn(ctx)
+        totals = state.pack.totals(state.hands[actor])
+        if len(totals) == 1:
+            return fn(ctx)
+        try:
+            for total in totals:
+                ctx.declared = total
+                if fn(ctx):
+                    return True
+            return False
+        finally:
+            ctx.declared = None
+    return chosen
+
 
 CARD_ATTRS: dict[str, tuple[Type, Any, str]] = {
     "rank": (RANK, lambda c, x: c.state.pack.ranks[x], "the rank (A, 2-10, J, Q, K, JK)"),
@@ -112,9 +157,37 @@ def _nearest_left(c: EvalContext, seats: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(order[:1])
 
 
+_CARDS = list_of(CARD)
+
+
+def _by(attr: str) -> Any:
+    """The most cards of ``cards`` sharing one rank (or suit); jokers share none."""
+    def most(c: EvalContext, cards: tuple[int, ...]) -> int:
+        table = getattr(c.state.pack, attr)
+        tally: dict[Any, int] = {}
+        for x in cards:
+            if c.state.pack.suits[x] is not None:
+                tally[table[x]] = tally.get(table[x], 0) + 1
+        return max(tally.values(), default=0)
+    return most
+
+
 FUNCTIONS: dict[str, tuple[Type, Type, Any, str]] = {
     "nearest_left": (list_of(PLAYER), list_of(PLAYER), _nearest_left,
                      "the one player of a set nearest to the dealer's left (empty if the set is)"),
+    "is_book": (_CARDS, BOOL, lambda c, cards: c.state.melds.is_book(cards),
+                "whether the cards make one book under the ruleset's meld rules"),
+    "is_run": (_CARDS, BOOL, lambda c, cards: c.state.melds.is_run(cards),
+               "whether the cards make one run under the ruleset's meld rules"),
+    "largest_book": (_CARDS, NUM, lambda c, cards: c.state.melds.largest(cards, "book"),
+                     "the size of the largest book the cards can form (0 if none)"),
+    "longest_run": (_CARDS, NUM, lambda c, cards: c.state.melds.largest(cards, "run"),
+                    "the length of the longest run the cards can form (0 if none)"),
+    "deadwood": (_CARDS, _CARDS, lambda c, cards: c.state.melds.deadwood(cards),
+                 "the cards left out of the best arrangement of spreads (the one that leaves the "
+                 "lowest count); sum(deadwood(hand)) is their count"),
+    "max_same_rank": (_CARDS, NUM, _by("ranks"), "the most cards that share one rank"),
+    "max_same_suit": (_CARDS, NUM, _by("suits"), "the most cards that share one suit"),
 }
 
 
@@ -123,10 +196,11 @@ def _counter_getter(name: str) -> Any:
 
 
 def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool | str,
-               card_sets: Iterable[str] = ()) -> Names:
+               card_sets: Iterable[str] = (), choices: bool = False) -> Names:
     """The names of one place: the global names, the listed roles, and when ``subject`` the
     attributes of the actor (or of the role named by ``subject``) written bare: ``count`` for
-    ``actor.count``."""
+    ``actor.count``. ``choices``: some card's value is the holder's choice, and ``count``
+    reads the total the actor declares (see :func:`holder_chooses`)."""
     roles = list(roles)
     globals_: dict[str, tuple[Type, Any]] = {k: (t, g) for k, (t, g, _) in GLOBALS.items()}
     for role in roles:
@@ -137,6 +211,8 @@ def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool |
         globals_["self"] = (PLAYER, _ROLE_GET["actor"])
     globals_["$card"] = (CARD, lambda c: c.state.card_id)
     player_attrs: dict[str, tuple[Type, Any]] = {k: (t, g) for k, (t, g, _) in PLAYER_ATTRS.items()}
+    if choices:
+        player_attrs["count"] = (NUM, _declared_count)
     for name in counters:
         player_attrs[name] = (NUM, _counter_getter(name))
     names = Names(

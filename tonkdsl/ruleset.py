@@ -6,19 +6,20 @@ stopped at the first.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from tonkdsl.cards import JOKER, Pack
+from tonkdsl.cards import JOKER, RANKS_STANDARD, CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.diagnostics import Diagnostic, Path
 from tonkdsl.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
 from tonkdsl.merge import Doc
-from tonkdsl.names import make_names
+from tonkdsl.names import holder_chooses, make_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.engine import State
     from tonkdsl.melds import MeldRules
 
+MAX_PLAYERS = 12  # the schema's limit on players.max
 ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted")
 PLAYERS = list_of(PLAYER)
 
@@ -131,6 +132,9 @@ class Ruleset:
     book_max: int
     run_min: int
     run_max: int | None
+    book_identical: bool
+    min_natural: int
+    max_wild: int | None
     wild_in_melds: bool
     jokers_in_melds: bool
     hold_allowed: Compiled | None
@@ -156,7 +160,12 @@ class Ruleset:
     lowest_score_wins: bool
     session: SessionRules
     data: dict[str, Any] = field(repr=False, compare=False)
+    # (up to this many players, decks shuffled together), by players; ``pack`` is the pack of
+    # the fewest players, ``packs`` every pack by its number of decks.
+    decks: tuple[tuple[int, int], ...] = ((12, 1),)
+    packs: dict[int, Pack] = field(default_factory=dict, repr=False, compare=False)
     _melds: "MeldRules | None" = field(default=None, init=False, repr=False, compare=False)
+    _melds_by_decks: dict[int, "MeldRules"] = field(default_factory=dict, init=False, repr=False, compare=False)
     _automatic: "tuple[DealWin, ...] | None" = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -168,6 +177,29 @@ class Ruleset:
             object.__setattr__(self, "_melds", MeldRules(self))  # a cache on a frozen value
         assert self._melds is not None
         return self._melds
+
+    def decks_for(self, num_players: int) -> int:
+        """How many decks are shuffled together for ``num_players`` players."""
+        for up_to, decks in self.decks:
+            if num_players <= up_to:
+                return decks
+        return self.decks[-1][1]
+
+    def pack_for(self, num_players: int) -> Pack:
+        """The pack dealt to ``num_players`` players."""
+        return self.packs.get(self.decks_for(num_players), self.pack)
+
+    def melds_for(self, num_players: int) -> "MeldRules":
+        """The meld rules over the pack dealt to ``num_players`` players."""
+        pack = self.pack_for(num_players)
+        if pack is self.pack:
+            return self.melds
+        got = self._melds_by_decks.get(pack.decks)
+        if got is None:
+            from tonkdsl.melds import MeldRules
+
+            got = self._melds_by_decks[pack.decks] = MeldRules(self, pack)
+        return got
 
     @property
     def automatic_deal_wins(self) -> tuple[DealWin, ...]:
@@ -194,6 +226,14 @@ class _Builder:
         self.data: dict[str, Any] = doc.data
         self.problems: list[Diagnostic] = []
         self.counters = list(self.data.get("counters", {}) or {})
+        # Some card's value is the holder's choice (an ace counting 1 or 11): conditions about a
+        # player read the count they declare (names.holder_chooses).
+        pack = self.get(("pack",))
+        pack = pack if isinstance(pack, dict) else {}
+        raw_values = pack.get("values")
+        raw_values = raw_values if isinstance(raw_values, dict) else {}
+        self.choices = any(isinstance(v, list) and len(set(map(str, v))) > 1 for v in raw_values.values()) or (
+            isinstance(pack.get("wild_value"), list) and len(set(map(str, pack["wild_value"]))) > 1)
 
     def get(self, path: Path, default: Any = None) -> Any:
         node: Any = self.data
@@ -218,30 +258,47 @@ class _Builder:
         if isinstance(raw, (dict, list)):
             return None  # the schema reports the wrong type
         text = str(raw)
-        names = make_names(roles, self.counters, subject=subject, card_sets=card_sets)
+        names = make_names(roles, self.counters, subject=subject, card_sets=card_sets, choices=self.choices)
         try:
-            return compile_expr(text, names, expect)
+            compiled = compile_expr(text, names, expect)
+            if self.choices and subject is True and expect == BOOL and "count" in compiled.names_used:
+                compiled = replace(compiled, fn=holder_chooses(compiled.fn))
+            return compiled
         except ExprError as exc:
             src, spath = self.doc.origin(path)
-            line, col = src.locate(spath)
-            src_line = src.line_text(line)
-            # Quoted scalars start one column before the expression itself.
-            quote = 1 if src_line[col - 1:col] in ("'", '"') else 0
-            if exc.line > 1:
-                self.problems.append(self.doc.diagnostic(exc.code, exc.message, path,
-                                                         line_offset=exc.line - 1,
-                                                         column_offset=exc.column - col))
-            else:
-                self.problems.append(self.doc.diagnostic(exc.code, f"{exc.message} (in '{text}')", path,
-                                                         column_offset=exc.column - 1 + quote))
+            base_line, base_col = src.locate(spath)
+            line, col = src.locate_in_scalar(spath, text, exc.line, exc.column)
+            # A short one-line expression is quoted in the message; a longer one is shown by
+            # the source line under the caret.
+            quoted = f" (in '{text}')" if "\n" not in text.strip() and len(text) <= 80 else ""
+            self.problems.append(self.doc.diagnostic(exc.code, exc.message + quoted, path,
+                                                     line_offset=line - base_line,
+                                                     column_offset=col - base_col))
             return None
 
-    def pack(self) -> Pack | None:
+    def pack(self) -> dict[int, Pack] | None:
+        """Every pack the ruleset deals, by its number of decks."""
         p = self.data["pack"]
         ranks = [str(r) for r in p["ranks"]]
-        values: dict[str, int] = {str(k): v for k, v in (p.get("values") or {}).items()}
+        suits = [str(s) for s in p["suits"]]
+        jokers = int(p.get("jokers", 0))
+        values: dict[str, int | list[int]] = {str(k): v for k, v in (p.get("values") or {}).items()}
         ok = True
-        for r in ranks + ([JOKER] if p.get("jokers", 0) else []):
+        for key in list(values):
+            if key in RANKS_STANDARD or key == JOKER:
+                continue
+            try:
+                rank, suit = parse_card(key)
+            except CardSyntaxError:
+                continue  # the schema names the bad key
+            values[format_card(rank, suit)] = values.pop(key)
+            if rank not in ranks or suit not in suits:
+                self.problems.append(self.doc.diagnostic(
+                    "pack-value-unknown-card", f"pack.values gives a value to {key}, which is not in the pack",
+                    ("pack", "values", key), key=True,
+                    hint="remove it, or add its rank and suit to pack.ranks and pack.suits"))
+                ok = False
+        for r in ranks + ([JOKER] if jokers else []):
             if r not in values:
                 if r.isdigit():
                     values[r] = int(r)
@@ -256,11 +313,40 @@ class _Builder:
                 self.problems.append(self.doc.diagnostic(
                     "pack-run-order", f"the run order names {r}, which is not in the pack", ("pack", "run_order", i)))
                 ok = False
+        for r in dict.fromkeys(run_order):
+            at = [i for i, x in enumerate(run_order) if x == r]
+            if len(at) > 2 or (len(at) == 2 and at != [0, len(run_order) - 1]):
+                self.problems.append(self.doc.diagnostic(
+                    "pack-run-order", f"{r} is listed {len(at)} times in the run order; a rank may be listed twice "
+                    "only as the first and the last place (an ace high or low: [A, 2, ..., K, A])",
+                    ("pack", "run_order", at[1])))
+                ok = False
         wild = [str(w).upper() for w in p.get("wild", [])]
+        raw_wild_value = p.get("wild_value", "own")
+        wild_value = None if raw_wild_value == "own" else raw_wild_value
         if not ok:
             return None
-        return Pack.build(ranks, p["suits"], int(p.get("jokers", 0)), values, run_order, wild,
-                          bool(p.get("run_wraps", False)))
+        decks = {d for _, d in self.decks_table()}
+        return {d: Pack.build(ranks, suits, jokers, values, run_order, wild,
+                              bool(p.get("run_wraps", False)), d, wild_value) for d in sorted(decks)}
+
+    def decks_table(self) -> tuple[tuple[int, int], ...]:
+        """``pack.decks`` as (up to this many players, decks), by players."""
+        raw = self.get(("pack", "decks"), 1)
+        if isinstance(raw, int):
+            return ((MAX_PLAYERS, raw),)
+        table = [(int(e["up_to"]), int(e["decks"])) for e in raw]
+        for j in range(1, len(table)):
+            if table[j][0] <= table[j - 1][0]:
+                self.problems.append(self.doc.diagnostic(
+                    "pack-decks-order", f"pack.decks lists up_to {table[j][0]} after up_to {table[j - 1][0]}; "
+                    "list the entries from the fewest players to the most", ("pack", "decks", j, "up_to")))
+        most = self.get(("players", "max"), 0)
+        if table and isinstance(most, int) and table[-1][0] < most:
+            self.problems.append(self.doc.diagnostic(
+                "pack-decks-players", f"pack.decks says how many decks up to {table[-1][0]} players, but up to "
+                f"{most} may play", ("pack", "decks"), hint=f"end the list with up_to: {most}"))
+        return tuple(table)
 
     def transfer(self, path: Path, roles: tuple[str, ...]) -> Transfer | None:
         t = self.get(path)
@@ -362,13 +448,16 @@ class _Builder:
                 endings[kind] = Ending(winners, void_if, tuple(payouts), scores)
         slapping = self.slapping()
         session = self.session_rules()
-        pack = self.pack()
-        if self.problems or pack is None or drop_allowed is None or drop_wins_if is None or going_out is None:
+        packs = self.pack()
+        if self.problems or packs is None or drop_allowed is None or drop_wins_if is None or going_out is None:
             return None
         melds, hits, turn, deal = d["melds"], d["hits"], d["turn"], d["deal"]
+        decks = self.decks_table()
+        players_min = d["players"]["min"]
+        first = next((n for up_to, n in decks if players_min <= up_to), decks[-1][1])
         return Ruleset(
             name=d["name"], description=d.get("description", ""), source=self.doc.source_of(()).file,
-            players_min=d["players"]["min"], players_max=d["players"]["max"], pack=pack,
+            players_min=players_min, players_max=d["players"]["max"], pack=packs[first],
             hand_size=deal["hand_size"], upcard=deal["upcard"],
             first_dealer=deal.get("first_dealer", "highest_cut"), rotation=deal.get("rotation", "left"),
             deal_wins=tuple(deal_wins),
@@ -376,6 +465,8 @@ class _Builder:
             deal_win_tie=(d.get("deal_wins") or {}).get("tie", "redeal"),
             book_min=melds["book"]["min"], book_max=melds["book"]["max"],
             run_min=melds["run"]["min"], run_max=melds["run"].get("max"),
+            book_identical=bool(melds["book"].get("identical_cards", False)),
+            min_natural=int(melds.get("min_natural", 0)), max_wild=melds.get("max_wild"),
             wild_in_melds=bool(melds.get("wild_cards", False)),
             jokers_in_melds=bool(melds.get("jokers_in_melds", False)),
             hold_allowed=hold_allowed, hold_except=hold_except,
@@ -391,7 +482,7 @@ class _Builder:
             counters=tuple(counters), endings=endings, slapping=slapping,
             score_sheet=(d.get("scoring") or {}).get("sheet", "money"),
             lowest_score_wins=bool((d.get("scoring") or {}).get("lowest_wins", False)),
-            session=session, data=d,
+            session=session, data=d, decks=decks, packs=packs,
         )
 
 

@@ -158,7 +158,8 @@ class _DealReader:
         return None
 
     def read(self, d: dict[str, Any], base: Path) -> Deal:
-        r, rs, pack = self.r, self.rs, self.rs.pack
+        r, rs = self.r, self.rs
+        pack = rs.pack_for(len(self.players))
         taken: list[int] = []
 
         def card(text: Any, path: Path) -> int | None:
@@ -167,10 +168,14 @@ class _DealReader:
             except CardSyntaxError as exc:
                 r.err(path, str(exc), "scenario-card")
                 return None
-            except KeyError:
-                name = str(text).upper()
-                if name in pack.names or name in (pack.names[c] for c in taken):
+            except KeyError as exc:
+                name = str(exc.args[0])
+                copies = pack.copies(name)
+                if copies == 1:
                     r.err(path, f"{text} appears twice in the scenario", "scenario-card")
+                elif copies:
+                    r.err(path, f"{text} appears {copies + 1} times in the scenario, but the pack holds "
+                          f"{copies}", "scenario-card")
                 else:
                     r.err(path, f"{text} is not in the pack of '{self.ref}'", "scenario-card")
                 return None

@@ -127,10 +127,18 @@ class TurnRules:
         out.discard_cards = ()
         # The hand's signature is kept by the state: most hands fail its two bit tests at once.
         combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
+        # Identical cards (jokers, several decks) make the same action from different ids:
+        # each action is listed once.
+        seen: set[Any] | None = None if melds.unique_names else set()
         if combos:
             spread_of = melds.spread_actions
             for combo in combos:
                 spread = spread_of.get(combo) or melds.spread_action(combo)
+                if seen is not None:
+                    key = tuple(sorted(spread.cards))
+                    if key in seen:
+                        continue
+                    seen.add(key)
                 if not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
@@ -139,6 +147,11 @@ class TurnRules:
             start = len(out)
             for number, combo in self._hit_options(seat):
                 hit = melds.hit_action(combo, number)
+                if seen is not None:
+                    hit_key = (tuple(sorted(hit.cards)), number)
+                    if hit_key in seen:
+                        continue
+                    seen.add(hit_key)
                 if not self._strands(seat, combo, hit):
                     out.append(hit)
             if len(out) > start:
@@ -172,10 +185,12 @@ class TurnRules:
         discard)."""
         hand = self.hands[seat]
         discard_of = self.melds.discard_actions
-        seen: set[int] = set()
+        # Identical cards (several decks) share one discard action: skipping the card taken
+        # skips its twins too, and each name is offered once.
+        seen: set[int] = {id(discard_of[skip])} if skip is not None else set()
         cards = []
         for c in hand:
-            if c != skip and id(discard_of[c]) not in seen:
+            if id(discard_of[c]) not in seen:
                 seen.add(id(discard_of[c]))
                 cards.append(c)
         if cards:
@@ -230,10 +245,11 @@ class TurnRules:
         rest = list(self.hands[seat])
         for c in cards:
             rest.remove(c)
-        if taken not in rest:
+        names = self.pack.names
+        if taken not in rest and names[taken] not in map(names.__getitem__, rest):
             return False
-        if not rs.discard_must_be_used and len(rest) > 1:
-            return False  # another card can be discarded
+        if not rs.discard_must_be_used and any(names[c] != names[taken] for c in rest):
+            return False  # another card can be discarded (not the card taken, nor its twin)
         twin = self.clone()
         twin.taken_discard = None  # play the action without this check, then look at what is left
         twin._apply(action)
@@ -396,9 +412,7 @@ class TurnRules:
         self._refuse_stranding(seat, cards, action)
         kind = self.melds.kind(cards)
         if kind is None:
-            raise IllegalAction(f"{' '.join(action.cards)} is not a spread (a book is "
-                                f"{rs.book_min}-{rs.book_max} cards of one rank; a run is "
-                                f"{rs.run_min}+ cards in sequence of one suit)")
+            raise IllegalAction(f"{' '.join(action.cards)} is not a spread ({self.melds.describe()})")
         self._remove(seat, cards)
         self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self.melds.table_order.__getitem__)))
         self.spread_log.append((seat, len(cards)))
@@ -446,7 +460,7 @@ class TurnRules:
             (card,) = self._take_ids(seat, (action.card,))
         taken = self.taken_discard
         if taken is not None:
-            if rs.not_the_card_taken and card == taken:
+            if rs.not_the_card_taken and self.pack.names[card] == self.pack.names[taken]:  # or its twin
                 raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
                                     "this turn")
             if rs.discard_must_be_used and taken in hand:
@@ -522,8 +536,12 @@ class TurnRules:
             self.phase = EXTRA
 
     def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:
-        """Map card names to ids in ``seat``'s hand; jokers take any joker held."""
+        """Map card names to ids in ``seat``'s hand; identical cards (jokers, several decks)
+        are interchangeable, the card taken from the discard pile first."""
         hand = self.hands[seat]
+        taken = self.taken_discard
+        if taken is not None and taken in hand:
+            hand = [taken] + [c for c in hand if c != taken]
         used: list[int] = []
         ids_by_name = self.melds.ids_by_name
         for name in cards:

@@ -55,6 +55,46 @@ class Source:
                 return self.positions[p]
         return (1, 1)
 
+    def locate_in_scalar(self, path: Path, value: str, line: int, column: int) -> tuple[int, int]:
+        """The (line, column) in the file of the character at ``line``/``column`` (1-based) of
+        the string ``value`` written at ``path``, however the scalar is written: plain, quoted,
+        or a block (``|``, ``>-``) spread over several lines.
+
+        Folding and indentation only change whitespace, so the n-th non-blank character of the
+        value is the n-th non-blank character of the scalar's text in the file."""
+        start_line, start_col = self.locate(path)
+        lines = value.split("\n")
+        offset = sum(len(x) + 1 for x in lines[:max(line - 1, 0)]) + max(column - 1, 0)
+        wanted = sum(1 for ch in value[:offset] if not ch.isspace())
+        at_blank = offset >= len(value) or value[offset].isspace()
+        before = value[:offset]
+        gap = len(before) - len(before.rstrip())  # blanks between the last character and the spot
+        gap = 0 if "\n" in before[len(before) - gap:] else gap
+        text_lines = self.text.splitlines()
+        row, col = start_line - 1, start_col - 1
+        if row >= len(text_lines):
+            return start_line, start_col
+        head = text_lines[row][col:col + 1]
+        if head in ("|", ">"):
+            row, col = row + 1, 0  # a block scalar starts on the next line
+        elif head in ("'", '"'):
+            col += 1
+        seen = 0
+        last = (row, col)
+        while row < len(text_lines):
+            text = text_lines[row]
+            while col < len(text):
+                if not text[col].isspace():
+                    if seen == wanted and not at_blank:
+                        return row + 1, col + 1
+                    seen += 1
+                    last = (row, col)
+                    if seen == wanted and at_blank:
+                        return row + 1, col + 2 + gap  # in the gap after the last character
+                col += 1
+            row, col = row + 1, 0
+        return last[0] + 1, last[1] + 2 + gap
+
     def diagnostic(
         self, code: str, message: str, path: Path, *, key: bool = False, hint: str = "",
         column_offset: int = 0, line_offset: int = 0,

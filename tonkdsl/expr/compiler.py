@@ -19,7 +19,11 @@ from tonkdsl.diagnostics import did_you_mean
 from tonkdsl.expr.types import ANY, BOOL, CARD, NUM, PLAYER, RANK, SUIT, ListType, Names, Type, list_of
 from tonkdsl.resources import grammar_text
 
-MAX_EXPR_CHARS = 500
+# The size of an expression is bounded by its parts (MAX_EXPR_NODES: numbers, names, operators,
+# calls), not by its characters, so that a long rule may be written over several lines with
+# room for spaces; MAX_EXPR_CHARS only stops a pasted file before it is parsed.
+MAX_EXPR_NODES = 400
+MAX_EXPR_CHARS = 10_000
 MAX_EXPR_DEPTH = 40
 MAX_NUMBER = 10**12
 MAX_RANGE = 10**6
@@ -52,6 +56,9 @@ class Compiled:
     fn: Fn
     # The value when the expression is a constant ("true", "2 * 3"): callers may skip evaluating.
     constant: Any = NOT_CONSTANT
+    # The plain names the expression reads (``count``, ``stake``, ...), for the callers that
+    # treat some names specially (a count the holder chooses) and for lint.
+    names_used: frozenset[str] = frozenset()
 
     def __call__(self, ctx: Any) -> Any:
         return self.fn(ctx)
@@ -115,6 +122,10 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
     A single player is accepted where players are expected (``to: dropper``).
     """
     tree = parse(str(source))
+    size = sum(1 for _ in tree.iter_subtrees())  # iterative: no recursion on a long chain
+    if size > MAX_EXPR_NODES:
+        raise ExprError(f"the expression has {size} parts (numbers, names, operators); the limit "
+                        f"(MAX_EXPR_NODES) is {MAX_EXPR_NODES}", 1, 1, "limit-expr-size")
     comp = _Compiler(names)
     typ, fn, lit = comp.node(tree, 0)
     if expect is not None and typ != expect:
@@ -127,7 +138,7 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
         else:
             raise ExprError(f"this should be {_a(expect)}, but it is {_a(typ)}", 1, 1)
     constant = lit if lit is not None and not isinstance(lit, tuple) else NOT_CONSTANT
-    return Compiled(str(source), typ, fn, constant)
+    return Compiled(str(source), typ, fn, constant, frozenset(comp.used))
 
 
 def _a(t: Type) -> str:
@@ -213,6 +224,7 @@ class _Compiler:
     def __init__(self, names: Names) -> None:
         self.names = names
         self.items: list[Type] = []  # the item types of the enclosing 'where' filters
+        self.used: set[str] = set()  # plain names and attributes read
 
     def err(self, tree: Tree[Token] | Token, msg: str, hint: str = "") -> ExprError:
         line, col = _where(tree)
@@ -298,6 +310,7 @@ class _Compiler:
     # --- names ---------------------------------------------------------------------------
     def n_name(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
         name = str(t.children[0])
+        self.used.add(name)
         # Innermost 'where' item first, then the checked player, then the global names.
         for level in range(len(self.items) - 1, -1, -1):
             attrs = self.names.attrs.get(self.items[level], {})
@@ -328,6 +341,7 @@ class _Compiler:
     def n_attr(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
         base_t, base_f, _ = self.node(t.children[0], d)
         attr = str(t.children[1])
+        self.used.add(attr)
         item = base_t.item if isinstance(base_t, ListType) else base_t
         attrs = self.names.attrs.get(item, {})
         if attr not in attrs:
@@ -424,9 +438,11 @@ class _Compiler:
         return self._arith(t, d, _pow, "^")
 
     def n_range(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        typ, fn, lit = self._arith(t, d, lambda a, b: 0, "..")
-        lf = self.node(t.children[0], d)[1]
-        rf = self.node(t.children[1], d)[1]
+        # Each side is compiled once (a nested range costs what it holds, not twice per level).
+        (lt, lf, _), (rt, rf, _) = self.node(t.children[0], d), self.node(t.children[1], d)
+        for side, typ in ((t.children[0], lt), (t.children[1], rt)):
+            if typ != NUM:
+                raise self.err(side, f"'..' needs numbers on both sides, not {_a(typ)}")
         return list_of(NUM), (lambda ctx: _range(lf(ctx), rf(ctx))), None
 
     def n_neg(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
