@@ -27,6 +27,9 @@ class Doc:
 
     data: Any
     origins: dict[Path, tuple[Source, Path]] = field(default_factory=dict)
+    # Mappings that a later file merged keys into (pack.values in a file that extends
+    # standard): a diagnostic about that very mapping points at the later file's line.
+    touched: dict[Path, tuple[Source, Path]] = field(default_factory=dict)
 
     @classmethod
     def single(cls, src: Source) -> "Doc":
@@ -34,6 +37,8 @@ class Doc:
 
     def origin(self, path: Path) -> tuple[Source, Path]:
         p = tuple(path)
+        if p in self.touched and p not in self.origins:
+            return self.touched[p]
         for cut in range(len(p), -1, -1):
             hit = self.origins.get(p[:cut])
             if hit is not None:
@@ -118,7 +123,7 @@ def apply_removals(base: Doc, removals: list[Any], child: Source) -> list[Diagno
 
 def merge(base: Doc, child: Source) -> Doc:
     """Merge ``child`` (already read) over ``base`` (already resolved)."""
-    result = Doc(copy.deepcopy(base.data), dict(base.origins))
+    result = Doc(copy.deepcopy(base.data), dict(base.origins), dict(base.touched))
     _merge_into(result, result.data, (), child, child.data, ())
     return result
 
@@ -131,6 +136,7 @@ def _merge_into(doc: Doc, target: dict[str, Any], rpath: Path, src: Source, over
         rp, sp = rpath + (key,), spath + (key,)
         old = target.get(key)
         if isinstance(old, dict) and isinstance(value, dict):
+            doc.touched[rp] = (src, sp)
             _merge_into(doc, old, rp, src, value, sp)
         elif isinstance(old, list) and is_id_list(old) and is_id_list(value):
             ids = [x["id"] for x in old]
@@ -144,5 +150,6 @@ def _merge_into(doc: Doc, target: dict[str, Any], rpath: Path, src: Source, over
                     doc.origins[rp + (len(old) - 1,)] = (src, sp + (j,))
         else:
             _rekey(doc.origins, rp, None)
+            _rekey(doc.touched, rp, None)
             target[key] = copy.deepcopy(value)
             doc.origins[rp] = (src, sp)

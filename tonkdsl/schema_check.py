@@ -41,6 +41,17 @@ def _describe(v: Any) -> str:
     return repr(v) if isinstance(v, str) else str(v)
 
 
+def _parent_description(path: tuple[Any, ...]) -> str:
+    """The schema's description of the field at ``path`` (for a hint)."""
+    node: Any = load_schema()
+    for part in path:
+        if isinstance(part, int):
+            node = node.get("items", {})
+        else:
+            node = node.get("properties", {}).get(part, {})
+    return str(node.get("description", ""))
+
+
 def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
     path = tuple(err.absolute_path)
     v = err.validator
@@ -60,6 +71,12 @@ def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
         return [doc.diagnostic("schema-missing-key",
                                f"'{_field(path)}' needs the key '{m}'" if path else f"the ruleset needs the key '{m}'",
                                path) for m in missing]
+    if "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
+        # A key that is not allowed in a mapping (pack.values: {ZZ: 3}): point at the key.
+        known = err.schema.get("enum") or [a for sub in err.schema.get("anyOf", []) for a in sub.get("enum", [])]
+        return [doc.diagnostic("schema-key", f"'{_field(path)}' cannot have the key {_describe(err.instance)}"
+                               f"{did_you_mean(err.instance, map(str, known))}", path + (err.instance,), key=True,
+                               hint=_parent_description(path))]
     if v in ("anyOf", "oneOf") and err.context:
         inner = best_match(err.context)
         if inner.validator in ("enum", "const", "pattern"):

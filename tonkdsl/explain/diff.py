@@ -123,9 +123,15 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
             return
         if x == y:
             return
+        said = _say(path, x, y)
+        if said is not None:
+            out.append(Difference(json_path(path), said))
+            return
         label = _label(path)
         node = _schema_at(path)
-        if x is _MISSING:
+        if isinstance(y, bool) and ("x-when-true" in node or "x-when-false" in node):
+            out.append(Difference(json_path(path), node["x-when-true" if y else "x-when-false"]))
+        elif x is _MISSING:
             out.append(Difference(json_path(path), f"Added: {label} = {_show(y)}"))
         elif y is _MISSING:
             out.append(Difference(json_path(path), f"Removed: {label} (was {_show(x)})"))
@@ -144,6 +150,48 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
 
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
+
+
+def _decks(v: Any) -> str:
+    if v is _MISSING or v == 1:
+        return "one deck"
+    if isinstance(v, int):
+        return f"{v} decks shuffled together"
+    return "; ".join(f"{e['decks']} deck{'s' if e['decks'] != 1 else ''} up to {e['up_to']} players" for e in v)
+
+
+def _counts(v: Any) -> str:
+    if isinstance(v, list):
+        return " or ".join(map(str, v)) + ", the holder's choice"
+    return "its own value" if v == "own" or v is _MISSING else str(v)
+
+
+def _say(path: tuple[Any, ...], x: Any, y: Any) -> str | None:
+    """Keys whose change reads better in words of its own than as '<description>: old -> new'."""
+    if path == ("pack", "decks"):
+        return f"Decks: {_decks(x)} -> {_decks(y)}"
+    if len(path) == 3 and path[:2] == ("pack", "values"):
+        card = path[2]
+        if x is _MISSING:
+            return f"{card} now counts {_counts(y)}"
+        if y is _MISSING:
+            return f"{card} no longer has a value of its own (it counted {_counts(x)})"
+        return f"{card} counts {_counts(x)} -> {_counts(y)}"
+    if path == ("pack", "wild_value"):
+        return f"A wild card held in hand counts {_counts(x)} -> {_counts(y)}"
+    if path == ("pack", "run_order") and isinstance(y, list):
+        both = [str(r) for r in dict.fromkeys(y) if y.count(r) == 2]
+        if both:
+            return (f"{' and '.join(both)} is now high or low in runs ({y[0]}-{y[1]}-{y[2]} and "
+                    f"{y[-3]}-{y[-2]}-{y[-1]} are runs, {y[-2]}-{y[-1]}-{y[1]} is not)")
+        return None
+    if path == ("melds", "min_natural"):
+        return f"A spread holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
+    if path == ("melds", "max_wild"):
+        def limit(v: Any) -> str:
+            return "any number of" if v is _MISSING or v is None else f"at most {v}"
+        return f"A spread holds {limit(x)} -> {limit(y)} wild cards"
+    return None
 
 
 class _Missing:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from typing import Any
 
 from tonkdsl.cards import JOKER
 from tonkdsl.explain.words import amount, words
@@ -54,6 +55,76 @@ def _transfer(t: Transfer, stake: int) -> str:
             f"each{when} ({t.id}).")
 
 
+def _plural(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
+def _value(options: tuple[int, ...]) -> str:
+    return str(options[0]) if len(options) == 1 else " or ".join(map(str, options))
+
+
+def _pack_section(rs: Ruleset, ranks: list[str], suits: list[str], jokers: int, wild: list[Any]) -> Section:
+    """The pack: decks, cards, values (per rank, per card, the holder's choices), run order, wild cards."""
+    pack = rs.pack
+    p = Section("The pack")
+    one = (f"{' '.join(ranks)} in each suit ({' '.join(suits)})"
+           + (f", and {_plural(jokers, 'joker')}" if jokers else ", no jokers"))
+    if len(rs.decks) == 1 and pack.decks == 1:
+        p.lines.append(f"{len(pack)} cards: {one}.")
+    elif len(rs.decks) == 1:
+        p.lines.append(f"{pack.decks} decks shuffled together, {len(pack)} cards; each deck holds {one}.")
+    else:
+        low = rs.players_min
+        parts = []
+        for up_to, n in rs.decks:
+            if up_to < low:
+                continue
+            who = f"{low} to {up_to} players" if low < up_to else f"{up_to} players"
+            parts.append(f"{who}: {_plural(n, 'deck')} ({len(rs.packs[n])} cards)")
+            low = up_to + 1
+        p.lines.append(f"Decks shuffled together by the number of players ({'; '.join(parts)}); each deck holds {one}.")
+    by_rank: dict[str, tuple[int, ...]] = {}
+    for c in range(len(pack)):
+        if not pack.wild[c] or _wild_value(rs) is None:
+            by_rank.setdefault(pack.ranks[c], pack.options[c])
+    own = {pack.names[c]: pack.options[c] for c in range(len(pack))
+           if pack.options[c] != by_rank.get(pack.ranks[c], pack.options[c])}
+    p.lines.append("Card values: " + ", ".join(f"{r} {_value(v)}" for r, v in by_rank.items()) + "."
+                   + (" " + ", ".join(f"{n} counts {_value(v)}" for n, v in own.items()) + "." if own else ""))
+    if pack.has_choices:
+        p.lines.append("Where a card counts one value or another, its holder chooses: a rule about the holder holds "
+                       "when some choice makes it hold (dealt 49 or 50 may count an ace high); everywhere else the "
+                       "hand counts its lowest total.")
+    order = [str(r) for r in rs.data["pack"]["run_order"]]
+    both = [r for r in dict.fromkeys(order) if order.count(r) == 2]
+    if both:
+        high_low = " and ".join(both)
+        shape = f"{high_low} {'is' if len(both) == 1 else 'are'} high or low ({order[0]}-{order[1]}-{order[2]} and " \
+                f"{order[-3]}-{order[-2]}-{order[-1]} are runs)"
+        wrap = "runs also turn the corner" if pack.run_wraps else \
+            f"runs do not turn the corner ({order[-2]}-{order[-1]}-{order[1]} is not a run)"
+        p.lines.append(f"In runs the cards follow {' '.join(order)}; {shape}; {wrap}.")
+    else:
+        wrap = "runs turn the corner from the last to the first" if pack.run_wraps else \
+            f"{order[0]} is low only: runs do not turn the corner"
+        p.lines.append(f"In runs the cards follow {' '.join(order)}; {wrap}.")
+    if wild:
+        where = "they may stand for any card in spreads" if rs.wild_in_melds else "but they may not be used in spreads"
+        value = _wild_value(rs)
+        counts = "" if value is None else f"; held in hand, a wild card counts {_value(value)}" + (
+            ", its holder's choice" if len(value) > 1 else "")
+        p.lines.append(f"Wild cards: {', '.join(map(str, wild))}; {where}{counts}.")
+    return p
+
+
+def _wild_value(rs: Ruleset) -> tuple[int, ...] | None:
+    """What a wild card counts when the ruleset says (``pack.wild_value``), else None."""
+    raw = rs.data["pack"].get("wild_value", "own")
+    if raw == "own":
+        return None
+    return (int(raw),) if isinstance(raw, int) else tuple(sorted(set(raw)))
+
+
 def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     d = rs.data
     pack = rs.pack
@@ -64,23 +135,9 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
 
     ranks = list(dict.fromkeys(r for r in pack.ranks if r != JOKER))
     suits = [s for s in dict.fromkeys(pack.suits) if s is not None]
-    jokers = sum(1 for s in pack.suits if s is None)
-    p = Section("The pack")
-    p.lines.append(f"{len(pack)} cards: {' '.join(ranks)} in each suit ({' '.join(suits)})"
-                   + (f", and {jokers} jokers" if jokers else ", no jokers") + ".")
-    values: dict[str, int] = {}
-    for c in range(len(pack)):
-        values.setdefault(pack.ranks[c], pack.values[c])
-    p.lines.append("Card values: " + ", ".join(f"{r} {v}" for r, v in values.items()) + ".")
-    order = [r for r in d["pack"]["run_order"]]
-    wrap = "runs turn the corner from the last to the first" if pack.run_wraps else \
-        f"{order[0]} is low only: runs do not turn the corner"
-    p.lines.append(f"In runs the cards follow {' '.join(map(str, order))}; {wrap}.")
+    jokers = sum(1 for s in pack.suits if s is None) // pack.decks
     wild = d["pack"].get("wild") or []
-    if wild:
-        where = "they may stand for any card in spreads" if rs.wild_in_melds else "but they may not be used in spreads"
-        p.lines.append(f"Wild cards: {', '.join(map(str, wild))}; {where}.")
-    out.append(p)
+    out.append(_pack_section(rs, ranks, suits, jokers, wild))
 
     deal = Section("The deal")
     first = {"highest_cut": "Each player cuts a card; the highest deals first (equal cards cut again).",
@@ -141,8 +198,20 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     out.append(turn)
 
     m = Section("Spreads")
-    m.lines.append(f"A book is {rs.book_min} to {rs.book_max} cards of one rank. A run is {rs.run_min} or more "
+    book_size = f"{rs.book_min}" if rs.book_min == rs.book_max else f"{rs.book_min} to {rs.book_max}"
+    m.lines.append(f"A book is {book_size} cards of one rank. A run is {rs.run_min} or more "
                    "cards in sequence in one suit" + (f", at most {rs.run_max}" if rs.run_max else "") + ".")
+    if any(p.decks > 1 for p in rs.packs.values()):
+        m.lines.append("A book may hold identical cards (7H 7H 7S)." if rs.book_identical else
+                       "A book never holds two identical cards (7H 7H 7S is not a book).")
+    if rs.wild_in_melds and wild:
+        limits = []
+        if rs.max_wild is not None:
+            limits.append(f"at most {_plural(rs.max_wild, 'wild card')}")
+        if rs.min_natural:
+            limits.append(f"at least {_plural(rs.min_natural, 'natural card')}")
+        if limits:
+            m.lines.append(f"A spread holds {' and '.join(limits)}.")
     if jokers and not rs.jokers_in_melds and JOKER not in map(str, wild):
         m.lines.append("Jokers are never part of a spread.")
     m.lines.append("Cards laid in spreads no longer count toward your hand.")

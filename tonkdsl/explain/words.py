@@ -20,7 +20,13 @@ _NUMS = {"stake": "the stake", "min_count": "the lowest count", "num_players": "
          "spreads_on_table": "the spreads on the table", "discards": "the cards in the discard pile"}
 _ATTRS = {"count": "count", "cards": "number of cards", "dealt_count": "count as dealt", "spreads": "spreads laid",
           "spreads_this_turn": "spreads laid this turn", "hits": "cards hit onto spreads", "turns": "turns",
-          "seat": "seat", "rank": "rank", "suit": "suit", "value": "value", "hand": "hand"}
+          "seat": "seat", "rank": "rank", "suit": "suit", "value": "value", "hand": "hand",
+          "low_count": "lowest total", "high_count": "highest total", "totals": "possible totals",
+          "deadwood_count": "deadwood count"}
+# Functions over cards: how each reads, given its argument in words.
+_CARD_CALLS = {"is_book": "{} make a book", "is_run": "{} make a run", "largest_book": "the largest book in {}",
+               "longest_run": "the longest run in {}", "deadwood": "the cards of {} left out of spreads",
+               "max_same_rank": "the most cards of one rank in {}", "max_same_suit": "the most cards of one suit in {}"}
 _BOOL_ATTRS = {"out_by_spread": "emptied the hand with a new spread", "is_dealer": "is the dealer",
                "deal_win": "holds an automatic win", "is_wild": "is wild", "is_joker": "is a joker"}
 _JOIN = {"and_": " and ", "or_": ", or ", "in_": " is ", "not_in": " is not "}
@@ -92,6 +98,8 @@ def _w(t: Tree[Token] | Token, subject: str = "the player") -> str:
     if d == "call":
         fname = str(c[0])
         arg = _w(c[1], subject) if len(c) > 1 else ""
+        if fname in _CARD_CALLS:
+            return _CARD_CALLS[fname].format("the hand" if arg == _SETS["hand"] else arg)
         return {"count": f"the number of {arg}", "sum": f"the total of {arg}", "min": f"the lowest of {arg}",
                 "max": f"the highest of {arg}", "any": f"any of {arg}", "all": f"all of {arg}",
                 "abs": f"the size of {arg}", "nearest_left": f"the one of {arg} nearest the dealer's left"}[fname]
