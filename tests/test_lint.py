@@ -30,6 +30,8 @@ EXPECTED = {
     "payout-negative": ("payout-negative", "error"),
     "winner-pays": ("winner-pays", "error"),
     "extends-noop": ("extends-noop", "warning"),
+    "meld-impossible": ("meld-impossible", "warning"),
+    "run-order-both-ends": ("run-order-both-ends", "warning"),
 }
 # Intended warnings of shipped rulesets (docs/lint.md says why).
 INTENDED = {

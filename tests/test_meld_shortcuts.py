@@ -18,7 +18,9 @@ from conftest import TESTS
 
 PACKS = ["standard", "seattle", "vietnam", TESTS / "variations" / "v09-jokers.yaml",
          TESTS / "variations" / "v11b-seven-of-forty.yaml", TESTS / "variations" / "v10-faces-high.yaml",
-         TESTS / "rulesets" / "ace-high-runs.yaml"]  # the last: card ids out of run order
+         TESTS / "rulesets" / "ace-high-runs.yaml",  # card ids out of run order
+         "big-table", TESTS / "variations" / "x14-ace-both-ways.yaml",  # identical cards; an ace high or low
+         TESTS / "variations" / "x14-wild-limits.yaml"]  # at most one wild card, two natural cards
 _MELDS: dict[Any, MeldRules] = {}
 
 

@@ -159,11 +159,18 @@ class MeldRules:
             text += f"; at least {self.min_natural} natural cards in a spread"
         return text
 
+    def _names(self, combo: tuple[int, ...]) -> tuple[str, ...]:
+        """The names of cards in an action: with identical cards (several decks), in table
+        order, so that two copies give the same action (``spread 7H 7H 7S``)."""
+        if self.copies:
+            combo = tuple(sorted(combo, key=self.table_order.__getitem__))
+        return tuple(map(self.pack.names.__getitem__, combo))
+
     def spread_action(self, combo: tuple[int, ...]) -> Spread:
         """The action that lays these cards as a spread (kept: see ``spread_actions``)."""
         action = self.spread_actions.get(combo)
         if action is None:
-            action = Spread(tuple(map(self.pack.names.__getitem__, combo)))
+            action = Spread(self._names(combo))
             if len(self.spread_actions) < _MAX_KEPT_ACTIONS:
                 self.spread_actions[combo] = action
         return action
@@ -172,7 +179,7 @@ class MeldRules:
         """The action that plays these cards onto spread ``target`` (kept: see ``hit_actions``)."""
         action = self.hit_actions.get((combo, target))
         if action is None:
-            action = Hit(tuple(map(self.pack.names.__getitem__, combo)), target)
+            action = Hit(self._names(combo), target)
             if len(self.hit_actions) < _MAX_KEPT_ACTIONS:
                 self.hit_actions[(combo, target)] = action
         return action

@@ -55,7 +55,7 @@ class Screen:
         waits = {k: v for k, v in view.counters.items() if v}
         if waits:
             self.say("  " + ", ".join(f"{k}: {v}" for k, v in waits.items()))
-        self.say(f"Your hand: {' '.join(view.hand_names)}   (count {view.count})", "bold green")
+        self.say(f"Your hand: {' '.join(view.hand_names)}   (count {' or '.join(map(str, view.totals))})", "bold green")
         self.say("  " + "   ".join(f"[{i}] {a}" for i, a in enumerate(legal, 1)))
 
     def show_end(self, outcome: Outcome, names: Sequence[str], hands: Sequence[Sequence[str]]) -> None:

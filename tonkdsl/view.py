@@ -40,6 +40,12 @@ class View:
         return self._state.hand_value[self.seat]
 
     @property
+    def totals(self) -> tuple[int, ...]:
+        """Every count the player's hand can make, lowest first (several when some card's
+        value is the holder's choice)."""
+        return self.pack.totals(self._state.hands[self.seat])
+
+    @property
     def hand_names(self) -> tuple[str, ...]:
         names = self._state.pack.names
         return tuple(names[c] for c in self._state.hands[self.seat])

@@ -4,6 +4,8 @@ locations of every line involved.
 | code | severity | what it finds |
 |---|---|---|
 | pack-cannot-deal | error | more cards are dealt than the pack holds |
+| meld-impossible | error/warning | a book or run (or any spread) the pack and meld rules cannot make |
+| run-order-both-ends | warning | a rank at both ends of the run order while runs also turn the corner |
 | deal-win-odds | note | the exact odds of each automatic win per dealt hand |
 | deal-win-impossible | error | an automatic win no hand can meet |
 | deal-win-always | error | an automatic win every hand meets |
@@ -27,7 +29,8 @@ from pathlib import Path as FsPath
 from typing import Any, Iterable
 
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path
-from tonkdsl.lint.odds import OddsTable, compute
+from tonkdsl.cards import JOKER
+from tonkdsl.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.merge import Doc, is_id_list
 from tonkdsl.ruleset import Ruleset, build
@@ -37,6 +40,8 @@ from tonkdsl.yamlsrc import Source, load_yaml_file
 FREQUENT = 0.05
 CODES = {
     "pack-cannot-deal": "The pack cannot serve the deal",
+    "meld-impossible": "A spread the pack and meld rules cannot make",
+    "run-order-both-ends": "A rank high or low in runs that also turn the corner",
     "deal-win-odds": "Odds of an automatic win per dealt hand",
     "deal-win-impossible": "An automatic win no hand can meet",
     "deal-win-always": "An automatic win every hand meets",
@@ -104,34 +109,101 @@ class _Linter:
     # --- checks -----------------------------------------------------------------------------
     def pack(self) -> None:
         rs = self.rs
-        need = rs.players_max * rs.hand_size + (1 if rs.upcard else 0)
-        if need > len(rs.pack):
-            up = " + the upcard" if rs.upcard else ""
-            self.add("pack-cannot-deal", "error",
-                     f"the pack has {len(rs.pack)} cards, but {rs.players_max} players x {rs.hand_size} cards{up} "
-                     f"need {need}", ("players", "max"), ("deal", "hand_size"), ("pack", "ranks"),
-                     hint=f"allow at most {(len(rs.pack) - (1 if rs.upcard else 0)) // rs.hand_size} players")
+        up = 1 if rs.upcard else 0
+        # The most players each pack is dealt to (one pack unless decks vary with players).
+        most = {rs.decks_for(n): n for n in range(rs.players_min, rs.players_max + 1)}
+        for n in sorted(most.values()):
+            pack = rs.pack_for(n)
+            need = n * rs.hand_size + up
+            if need > len(pack):
+                upword = " + the upcard" if rs.upcard else ""
+                fits = (len(pack) - up) // rs.hand_size
+                decks = f" ({pack.decks} decks)" if pack.decks > 1 else ""
+                self.add("pack-cannot-deal", "error",
+                         f"the pack{decks} has {len(pack)} cards, but {n} players x {rs.hand_size} cards{upword} "
+                         f"need {need}", ("players", "max"), ("deal", "hand_size"), ("pack", "ranks"),
+                         hint=f"allow at most {fits} players" + (", or shuffle more decks together (pack.decks)"
+                                                                  if "decks" not in self.data["pack"] else ""))
+                break
+        self.melds()
+
+    def melds(self) -> None:
+        """Spreads the pack and the meld rules cannot make."""
+        rs = self.rs
+        if rs.book_min > rs.book_max:
+            self.add("meld-impossible", "error", f"a book is at least {rs.book_min} and at most {rs.book_max} cards: "
+                     "no book can be made", ("melds", "book", "min"), ("melds", "book", "max"),
+                     hint="make 'min' at most 'max'")
+        if rs.run_max is not None and rs.run_min > rs.run_max:
+            self.add("meld-impossible", "error", f"a run is at least {rs.run_min} and at most {rs.run_max} cards: "
+                     "no run can be made", ("melds", "run", "min"), ("melds", "run", "max"),
+                     hint="make 'min' at most 'max'")
+        pack = rs.pack
+        if rs.run_min > pack.run_length:
+            self.add("meld-impossible", "error", f"a run needs at least {rs.run_min} cards, but the run order has "
+                     f"only {pack.run_length} places: no run can be made", ("melds", "run", "min"), ("pack", "run_order"))
+        wild = sum(pack.wild) if rs.wild_in_melds else 0
+        copies = max(sum(1 for r in pack.ranks if r == rank) for rank in set(pack.ranks) if rank != JOKER)
+        if not rs.book_identical and pack.decks > 1:
+            copies = len({pack.suits[c] for c in range(len(pack)) if pack.suits[c] is not None})
+        if rs.book_min > copies + wild:
+            self.add("meld-impossible", "warning",
+                     f"a book needs at least {rs.book_min} cards of one rank, but the pack holds at most {copies} of a "
+                     f"rank{f' and {wild} wild cards' if wild else ''}: no book can be made", ("melds", "book", "min"),
+                     ("pack",))
+        largest = max(rs.book_max, rs.run_max or pack.run_length)
+        if rs.wild_in_melds and any(pack.wild) and rs.min_natural > largest:
+            self.add("meld-impossible", "error",
+                     f"every spread needs at least {rs.min_natural} natural cards, but no spread holds more than "
+                     f"{largest} cards: no spread can be made", ("melds", "min_natural"), ("melds", "book", "max"),
+                     hint=f"make melds.min_natural at most {largest}")
+        elif rs.wild_in_melds and any(pack.wild) and rs.min_natural > rs.book_max:
+            self.add("meld-impossible", "warning",
+                     f"every spread needs at least {rs.min_natural} natural cards, but a book holds at most "
+                     f"{rs.book_max}: only runs can be made", ("melds", "min_natural"), ("melds", "book", "max"))
+        both = [r for r in dict.fromkeys(map(str, self.data["pack"]["run_order"]))
+                if list(map(str, self.data["pack"]["run_order"])).count(r) == 2]
+        if both and pack.run_wraps:
+            self.add("run-order-both-ends", "warning",
+                     f"{' and '.join(both)} is at both ends of the run order and runs also turn the corner: "
+                     f"a run may then pass through {both[0]} from one end to the other", ("pack", "run_order"),
+                     ("pack", "run_wraps"), hint="list it once with run_wraps: true, or at both ends with run_wraps: false")
 
     def deal_wins(self) -> OddsTable | None:
         rs = self.rs
         if not rs.deal_wins or rs.hand_size > 12:
             return None
-        table = compute(rs)
+        # One table per pack the ruleset deals (several decks by the number of players).
+        first: OddsTable | None = None
+        for decks in sorted({rs.decks_for(n) for n in range(rs.players_min, rs.players_max + 1)}):
+            players = next(n for n in range(rs.players_min, rs.players_max + 1) if rs.decks_for(n) == decks)
+            several = len(rs.packs) > 1
+            try:
+                table = compute(rs, players)
+            except TooManyHands as exc:
+                self.add("deal-win-odds", "note", f"odds not computed: {exc}", ("deal_wins",))
+                continue
+            self._odds(table, f" with {decks} deck{'s' if decks > 1 else ''}" if several else "")
+            first = first or table
+        return first
+
+    def _odds(self, table: OddsTable, decks: str) -> None:
+        rs = self.rs
         for odds in table.odds:
             path: Path = ("deal_wins", "rules", self.rule_index(odds.rule), "when")
-            self.add("deal-win-odds", "note", f"'{odds.rule}': {odds.describe()}", path)
+            self.add("deal-win-odds", "note", f"'{odds.rule}'{decks}: {odds.describe()}", path)
             if odds.hands is None:
                 continue
             if odds.hands == 0:
                 self.add("deal-win-impossible", "error",
-                         f"no hand of {rs.hand_size} cards can meet '{odds.rule}' with this pack and these values "
+                         f"no hand of {rs.hand_size} cards can meet '{odds.rule}' with this pack{decks} and these values "
                          f"(hands count {table.min_count} to {table.max_count})", path, ("pack", "values"))
             elif odds.hands == odds.total:
-                self.add("deal-win-always", "error", f"every hand meets '{odds.rule}': no hand would be played",
+                self.add("deal-win-always", "error", f"every hand{decks} meets '{odds.rule}': no hand would be played",
                          path)
             elif odds.share > FREQUENT:
                 self.add("deal-win-frequent", "warning",
-                         f"'{odds.rule}' wins on the deal in {odds.share:.1%} of hands ({odds.describe()}): "
+                         f"'{odds.rule}' wins on the deal in {odds.share:.1%} of hands{decks} ({odds.describe()}): "
                          f"more than {FREQUENT:.0%} of hands are not played", path, ("deal", "hand_size"))
         priorities = {r.id: r.priority for r in rs.deal_wins}
         for a, b, n in table.overlaps:
@@ -147,9 +219,8 @@ class _Linter:
             if high and "count" in r.when.source and table.max_count > max(high) + 2:
                 self.add("values-threshold", "warning",
                          f"'{r.id}' is about high hands ({', '.join(map(str, high))}), but with these card values "
-                         f"a hand of {rs.hand_size} cards can count up to {table.max_count}", ("deal_wins", "rules", self.rule_index(r.id), "when"),
+                         f"a hand of {rs.hand_size} cards{decks} can count up to {table.max_count}", ("deal_wins", "rules", self.rule_index(r.id), "when"),
                          ("pack", "values"))
-        return table
 
     def endings(self) -> None:
         rs = self.rs
@@ -198,6 +269,18 @@ class _Linter:
         if rs.wild_in_melds and not any(rs.pack.wild):
             self.add("rule-for-disabled", "warning", "wild cards may stand in spreads, but the pack has no wild card",
                      ("melds", "wild_cards"), ("pack",), hint="list them in pack.wild, e.g. [2, JK]")
+        if rs.book_identical and not any(p.decks > 1 for p in rs.packs.values()):
+            self.add("rule-for-disabled", "warning", "books may hold identical cards, but the pack has one deck: "
+                     "no two cards are identical", ("melds", "book", "identical_cards"), ("pack",),
+                     hint="shuffle several decks together (pack.decks), or remove identical_cards")
+        no_wild = not rs.wild_in_melds or not any(rs.pack.wild)
+        for key in ("min_natural", "max_wild"):
+            if no_wild and self.data["melds"].get(key) not in (None, 0):
+                self.add("rule-for-disabled", "warning", f"melds.{key} limits wild cards in spreads, but no wild card "
+                         "stands in a spread", ("melds", key), ("melds", "wild_cards"), ("pack", "wild"))
+        if self.data["pack"].get("wild_value", "own") != "own" and not any(rs.pack.wild):
+            self.add("rule-for-disabled", "warning", "pack.wild_value says what a wild card counts, but the pack has "
+                     "no wild card", ("pack", "wild_value"), ("pack", "wild"))
         if rs.jokers_in_melds and not any(s is None for s in rs.pack.suits):
             self.add("rule-for-disabled", "warning", "jokers may be part of spreads, but the pack has no joker",
                      ("melds", "jokers_in_melds"), ("pack",))

@@ -19,8 +19,13 @@ from tonkdsl.ruleset import DealWin, Ruleset
 
 # Names whose value depends on more than the checked player's own hand.
 _NOT_HAND_ONLY = re.compile(r"\b(others|players|lowest|min_count|dealer|is_dealer|seat|suit|stock|turn|round|"
-                            r"spreads_on_table|discards|deal_win)\b|\b(10|[2-9AJQKT])[CDHS]\b")
+                            r"spreads_on_table|discards|deal_win|is_book|is_run|largest_book|longest_run|"
+                            r"deadwood|deadwood_count|max_same_suit)\b|\b(10|[2-9AJQKT])[CDHS]\b")
 MAX_VECTORS = 2_000_000
+
+
+class TooManyHands(ValueError):
+    """The pack and hand size give more hand shapes than the exact count enumerates."""
 
 
 @dataclass(frozen=True)
@@ -80,23 +85,23 @@ def hand_only(rule: DealWin) -> str:
     return f"'{rule.id}' looks at '{m.group(0)}', not only at the hand" if m else ""
 
 
-def compute(rs: Ruleset) -> OddsTable:
-    pack = rs.pack
+def compute(rs: Ruleset, num_players: int | None = None) -> OddsTable:
+    """The odds of each automatic win in a hand dealt from the pack of ``num_players`` players
+    (the fewest by default)."""
+    num_players = max(2, num_players or rs.players_min)
+    pack = rs.pack_for(num_players)
     k = rs.hand_size
     total = comb(len(pack), k)
-    by_rank: dict[str, list[int]] = {}
+    # Two cards are interchangeable for a hand-only rule when they share a rank, the values they
+    # may count and wildness (identical cards of several decks always do): group them so.
+    by_kind: dict[tuple[str, tuple[int, ...], bool], list[int]] = {}
     for card in range(len(pack)):
-        by_rank.setdefault(pack.ranks[card], []).append(card)
-    # Two cards of a rank are interchangeable for a hand-only rule unless one is wild and
-    # the other is not: split such ranks into groups that are.
-    groups: list[list[int]] = []
-    for cards in by_rank.values():
-        wild = [c for c in cards if pack.wild[c]]
-        tame = [c for c in cards if not pack.wild[c]]
-        groups += [g for g in (wild, tame) if g]
+        by_kind.setdefault((pack.ranks[card], pack.options[card], pack.wild[card]), []).append(card)
+    groups = list(by_kind.values())
     mults = [len(g) for g in groups]
     values = [pack.values[g[0]] for g in groups]
-    state = State(rs, 2, dealer=1, stake=1)
+    highs = [pack.options[g[0]][-1] for g in groups]
+    state = State(rs, num_players, dealer=num_players - 1, stake=1)
     ctx = EvalContext(state, actor=0)
     rules = list(rs.deal_wins)
     why = {r.id: hand_only(r) for r in rules}
@@ -104,11 +109,12 @@ def compute(rs: Ruleset) -> OddsTable:
     both: dict[tuple[str, str], int] = {}
     max_count, min_count = -10**9, 10**9
     for n, (counts, weight) in enumerate(_vectors(mults, k)):
-        if n > MAX_VECTORS:  # pragma: no cover - packs are limited far below this
-            raise ValueError("the pack is too large to enumerate")
+        if n > MAX_VECTORS:
+            raise TooManyHands(f"more than {MAX_VECTORS:,} kinds of hands to enumerate (MAX_VECTORS)")
         hand = [c for g, c_n in zip(groups, counts) for c in g[:c_n]]
         count = sum(v * c for v, c in zip(values, counts))
-        max_count, min_count = max(max_count, count), min(min_count, count)
+        high = sum(v * c for v, c in zip(highs, counts))
+        max_count, min_count = max(max_count, high), min(min_count, count)
         state.set_hand(0, hand)
         state.stats[0].dealt_count = count
         hit = []
