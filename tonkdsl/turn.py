@@ -104,7 +104,8 @@ class TurnRules:
         # Taking the discard into a hand that keeps other cards needs no check unless the card
         # must be played at once (see _can_draw_discard).
         if melds.draws_discard and self.discard_pile and (
-                (self.hands[seat] and not self.ruleset.discard_must_be_used) or self._can_draw_discard(seat)):
+                (self.hands[seat] and not self.ruleset.discard_must_be_used and melds.unique_names)
+                or self._can_draw_discard(seat)):
             kinds |= 8
         slaps = self._slap_options(seat) if self.slap_window is not None else None
         actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
@@ -275,10 +276,12 @@ class TurnRules:
             return False
         card = self.discard_pile[-1]
         hand = self.hands[seat] + [card]
-        # The card must be usable at once (discard_must_be_used), or, with an empty hand, it would
-        # be the only card held and could not be discarded (not_the_card_taken): then it must fit
-        # a spread.
-        if rs.discard_must_be_used or (rs.not_the_card_taken and not self.hands[seat]):
+        # The card must be usable at once (discard_must_be_used), or, with a hand that is empty
+        # or holds only its twins (several decks, jokers), no card could be discarded after it
+        # (not_the_card_taken): then it must fit a spread.
+        names = self.pack.names
+        only_twins = all(names[c] == names[card] for c in self.hands[seat])
+        if rs.discard_must_be_used or (rs.not_the_card_taken and only_twins):
             return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
                 card in combo for _, combo in self._hit_options(seat, hand))
         return True
