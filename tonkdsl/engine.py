@@ -38,8 +38,7 @@ class State(TurnRules):
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
         # The pack of this many players (several decks shuffled together for a big table).
-        self.pack = ruleset.pack_for(num_players)
-        self.melds = ruleset.melds_for(num_players)
+        self.pack, self.melds = ruleset.table_for(num_players)
         self.num_players = num_players
         self.dealer = dealer
         self.stake = stake
@@ -311,7 +310,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     if num_players < 1:
         raise ValueError("a hand needs players")
     need = num_players * rs.hand_size + (1 if rs.upcard else 0)
-    size = len(rs.pack_for(num_players).names)
+    size = len(rs.table_for(num_players)[0])
     if need > size:
         raise ValueError(f"the pack has {size} cards; {num_players} players x {rs.hand_size} cards"
                          f"{' + the upcard' if rs.upcard else ''} need {need}")

@@ -166,6 +166,9 @@ class Ruleset:
     packs: dict[int, Pack] = field(default_factory=dict, repr=False, compare=False)
     _melds: "MeldRules | None" = field(default=None, init=False, repr=False, compare=False)
     _melds_by_decks: dict[int, "MeldRules"] = field(default_factory=dict, init=False, repr=False, compare=False)
+    # (pack, meld rules) by number of players: one lookup per dealt hand.
+    _by_players: dict[int, tuple[Pack, "MeldRules"]] = field(default_factory=dict, init=False, repr=False,
+                                                             compare=False)
     _automatic: "tuple[DealWin, ...] | None" = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -191,14 +194,19 @@ class Ruleset:
 
     def melds_for(self, num_players: int) -> "MeldRules":
         """The meld rules over the pack dealt to ``num_players`` players."""
-        pack = self.pack_for(num_players)
-        if pack is self.pack:
-            return self.melds
-        got = self._melds_by_decks.get(pack.decks)
-        if got is None:
-            from tonkdsl.melds import MeldRules
+        return self.table_for(num_players)[1]
 
-            got = self._melds_by_decks[pack.decks] = MeldRules(self, pack)
+    def table_for(self, num_players: int) -> "tuple[Pack, MeldRules]":
+        """The pack and meld rules of ``num_players`` players, kept per number of players."""
+        got = self._by_players.get(num_players)
+        if got is None:
+            pack = self.pack_for(num_players)
+            melds = self.melds if pack is self.pack else self._melds_by_decks.get(pack.decks)
+            if melds is None:
+                from tonkdsl.melds import MeldRules
+
+                melds = self._melds_by_decks[pack.decks] = MeldRules(self, pack)
+            got = self._by_players[num_players] = (pack, melds)
         return got
 
     @property
