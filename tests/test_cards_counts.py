@@ -267,3 +267,15 @@ def test_a_scenario_may_list_a_card_as_often_as_the_pack_holds_it(write: Any) ->
     assert res.returncode == 2
     (d,) = json.loads(res.stdout)["diagnostics"]
     assert (d["line"], d["column"], d["message"]) == (5, 8, "7H appears 3 times in the scenario, but the pack holds 2")
+
+
+def test_decks_by_players_mistakes_are_named_at_their_line(write: Any) -> None:
+    p = write("r.yaml", "extends: standard\nname: X\nplayers: {min: 2, max: 12}\npack:\n  decks:\n"
+                        "    - {up_to: 8, decks: 1}\n    - {up_to: 5, decks: 2}\n")
+    (msg,) = problems(p)
+    assert msg.startswith(f"{p}:7:15: error[pack-decks-order]: pack.decks lists up_to 5 after up_to 8")
+    p = write("r.yaml", "extends: standard\nname: X\nplayers: {min: 2, max: 12}\npack:\n  decks: [{up_to: 5, decks: 1}]\n")
+    (msg,) = problems(p)
+    assert "pack.decks says how many decks up to 5 players, but up to 12 may play" in msg
+    p = write("r.yaml", "extends: standard\nname: X\npack:\n  decks:\n    - {up_to: 5, deck: 1}\n")
+    assert any("unknown key 'deck' in 'decks' (did you mean 'decks'?)" in m for m in problems(p))

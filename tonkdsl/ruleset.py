@@ -349,6 +349,7 @@ class _Builder:
                 self.problems.append(self.doc.diagnostic(
                     "pack-decks-order", f"pack.decks lists up_to {table[j][0]} after up_to {table[j - 1][0]}; "
                     "list the entries from the fewest players to the most", ("pack", "decks", j, "up_to")))
+                return tuple(sorted(table))  # the order is the problem: say nothing of the rest
         most = self.get(("players", "max"), 0)
         if table and isinstance(most, int) and table[-1][0] < most:
             self.problems.append(self.doc.diagnostic(

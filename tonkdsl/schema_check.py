@@ -78,7 +78,10 @@ def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
                                f"{did_you_mean(err.instance, map(str, known))}", path + (err.instance,), key=True,
                                hint=_parent_description(path))]
     if v in ("anyOf", "oneOf") and err.context:
-        inner = best_match(err.context)
+        # The branch of the instance's own type says what is wrong inside it ('decks' given as
+        # a list with a misspelled key), better than another branch's "must be a number".
+        same_type = [e for e in err.context if e.validator != "type" or len(e.absolute_path) > len(err.absolute_path)]
+        inner = best_match(same_type or err.context)
         if inner.validator in ("enum", "const", "pattern"):
             return [doc.diagnostic("schema-value", f"'{_field(path)}': {_describe(err.instance)} is not allowed "
                                    f"here", path, hint=err.schema.get("description", ""))]
