@@ -1,8 +1,14 @@
 """Who deals: the cut for the first dealer  and the deal passing after each hand."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from tonkdsl.names import EvalContext
 from tonkdsl.rng import Rng
 from tonkdsl.ruleset import Ruleset
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tonkdsl.engine import State
 
 MAX_CUTS = 100
 
@@ -32,7 +38,21 @@ def cut_for_deal(ruleset: Ruleset, num_players: int, rng: Rng) -> tuple[int, lis
     return contenders[0], rounds  # pragma: no cover - 100 tied cuts in a row
 
 
-def next_dealer(ruleset: Ruleset, dealer: int, num_players: int) -> int:
-    """The dealer of the next hand: the deal passes to the left (next seat) or the right."""
+def next_dealer(ruleset: Ruleset, dealer: int, num_players: int, state: "State | None" = None) -> int:
+    """The dealer of the next hand: the first of the ruleset's ``deal.next_dealer`` rules that
+    fits how ``state`` ended and names someone (the one nearest the dealer's left), else the
+    deal passes to the left (next seat) or the right."""
+    outcome = state.outcome() if state is not None else None
+    if state is not None and outcome is not None:
+        for rule in ruleset.next_dealers:
+            if rule.after and outcome.end not in rule.after:
+                continue
+            if "dropper" in rule.dealer.names_used and state.dropper is None:
+                continue  # a rule about the dropper, after a hand nobody dropped
+            seats = set(state._eval(rule.dealer, EvalContext(state, dropper=state.dropper)))
+            order = [(dealer + 1 + i) % num_players for i in range(num_players)]
+            pick = next((s for s in order if s in seats), None)
+            if pick is not None:
+                return pick
     step = 1 if ruleset.rotation == "left" else -1
     return (dealer + step) % num_players

@@ -17,7 +17,7 @@ from tonkdsl.names import EvalContext
 from tonkdsl.outcome import Outcome, Payment, deal_win_payments, net, run_scores, run_transfers
 from tonkdsl.rng import Rng
 from tonkdsl.ruleset import DealWin, Ruleset
-from tonkdsl.table import MAX_TURNS, OVER, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
+from tonkdsl.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
 from tonkdsl.turn import TurnRules
 
 __all__ = ["IllegalAction", "Layout", "RulesetError", "State", "deal", "MAX_TURNS"]
@@ -33,7 +33,8 @@ class State(TurnRules):
         "hand_sig", "hand_discards", "stock", "discard_pile", "spreads", "first_seat", "current",
         "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "extra_discard_seat",
-        "spread_log", "dealt_hands", "_outcome", "_listened")
+        "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
+        "seed", "rebuilds", "dropper")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -79,6 +80,14 @@ class State(TurnRules):
         self.dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._outcome: Outcome | None = None
         self._listened = self.melds.events_listened  # events some counter listens to
+        # A drop followed by a last round: who dropped, and how many turns are left before the
+        # drop is decided; a drop declared after the draw that the discard completes.
+        self.knocker: int | None = None
+        self.last_round_left = 0
+        self.knock_declared = False
+        self.seed = 0  # the deal's seed: a rebuilt stock is shuffled from it
+        self.rebuilds = 0  # times the stock was rebuilt this hand
+        self.dropper: int | None = None  # who dropped, once a drop ends the hand
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -196,6 +205,7 @@ class State(TurnRules):
 
     # --- endings ------------------------------------------------------------------------
     def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None:
+        self.dropper = dropper
         spec = self.ruleset.endings.get(kind)
         if spec is None:
             self._end_dead(f"the ruleset gives no rule for '{kind}': the hand is dead")
@@ -289,6 +299,41 @@ class State(TurnRules):
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores)
 
 
+def hand_sizes(state: State) -> list[int]:
+    """How many cards each seat is dealt: the hand size, plus the ruleset's extra cards."""
+    rs = state.ruleset
+    sizes = [rs.hand_size] * state.num_players
+    ctx = EvalContext(state)
+    for to, extra in rs.extra_cards:
+        for seat in set(state._eval(to, ctx)):
+            sizes[seat] += extra
+    for seat, n in enumerate(sizes):
+        if n < 1:
+            raise RulesetError(f"deal.extra_cards leaves seat {seat} with {n} cards")
+    return sizes
+
+
+def first_player(state: State) -> int:
+    """The seat that plays first when the ruleset names it: the member of its set nearest the
+    dealer's left (the dealer's left when the set is empty)."""
+    seats = set(state._eval(state.ruleset.first_player, EvalContext(state)))
+    order = seat_order(state.dealer, state.num_players)
+    return next((s for s in order if s in seats), order[0])
+
+
+def _deal_uneven(order: list[int], sizes: list[int]) -> tuple[list[list[int]], int]:
+    """One card at a time to each seat in turn (``sizes`` in dealing order), skipping a seat
+    whose hand is full."""
+    hands: list[list[int]] = [[] for _ in sizes]
+    i = 0
+    for rnd in range(max(sizes)):
+        for k, n in enumerate(sizes):
+            if rnd < n:
+                hands[k].append(order[i])
+                i += 1
+    return hands, i
+
+
 _NO_LAYOUT = Layout({})
 _RULE = attrgetter("rule")  # of a Payment
 
@@ -309,13 +354,16 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     rs = ruleset
     if num_players < 1:
         raise ValueError("a hand needs players")
-    need = num_players * rs.hand_size + (1 if rs.upcard else 0)
-    size = len(rs.table_for(num_players)[0])
-    if need > size:
-        raise ValueError(f"the pack has {size} cards; {num_players} players x {rs.hand_size} cards"
-                         f"{' + the upcard' if rs.upcard else ''} need {need}")
     dealer = num_players - 1 if dealer is None else dealer
     state = State(rs, num_players, dealer, stake, unit)
+    state.seed = seed
+    sizes = hand_sizes(state) if rs.extra_cards else None
+    need = (sum(sizes) if sizes else num_players * rs.hand_size) + (1 if rs.upcard else 0)
+    size = len(state.pack)
+    if need > size:
+        dealt_text = (f"{num_players} players x {rs.hand_size} cards" if sizes is None else
+                      f"hands of {', '.join(map(str, sizes))} cards")
+        raise ValueError(f"the pack has {size} cards; {dealt_text}{' + the upcard' if rs.upcard else ''} need {need}")
     layout = layout or _NO_LAYOUT
     seats = seat_order(dealer, num_players)
     if layout is _NO_LAYOUT:
@@ -326,15 +374,22 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
             placed.add(layout.upcard)
         order = [c for c in range(size) if c not in placed]
         for seat, cards in layout.hands.items():
+            want = sizes[seat] if sizes else rs.hand_size
+            if len(cards) != want:
+                raise ValueError(f"seat {seat} is given {len(cards)} cards, but this deal gives it {want}")
             state.set_hand(seat, cards)
         seats = tuple(seat for seat in seats if seat not in layout.hands)
     Rng(seed).shuffle(order)  # the order in which the cards not placed are dealt
     # One card at a time, clockwise from the dealer's left, to each seat not fixed by the layout.
-    dealt = len(seats) * rs.hand_size
+    if sizes is None:
+        dealt = len(seats) * rs.hand_size
+        hands = [order[i:dealt:len(seats)] for i in range(len(seats))]  # one slice per seat
+    else:
+        hands, dealt = _deal_uneven(order, [sizes[s] for s in seats])
     melds = state.melds
     value, sig, discard = melds.value.__getitem__, melds.card_sig.__getitem__, melds.discard_actions.__getitem__
-    for i, seat in enumerate(seats):  # State.set_hand, on a fresh slice
-        state.hands[seat] = hand = order[i:dealt:len(seats)]
+    for seat, hand in zip(seats, hands):  # State.set_hand, on a fresh list
+        state.hands[seat] = hand
         state.hand_value[seat] = sum(map(value, hand))
         state.hand_sig[seat] = sum(map(sig, hand))
         state.hand_discards[seat] = list(map(discard, hand))
@@ -351,6 +406,10 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     for seat, st in enumerate(state.stats):
         st.dealt_count = state.hand_value[seat]
     state.dealt_hands = tuple(map(tuple, state.hands))
+    if rs.first_player is not None:
+        state.first_seat = state.current = first_player(state)
+    if not rs.first_turn_draws:
+        state.phase = PLAY  # the opener lays spreads and discards without drawing
     state.turn_number = 1
     state.stats[state.current].turns = 1
     state.check_deal_wins()

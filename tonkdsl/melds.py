@@ -35,7 +35,7 @@ class MeldRules:
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
-        "max_wild")
+        "max_wild", "play_drop")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -69,8 +69,11 @@ class MeldRules:
         # The start-of-turn actions (bits: 1 drop, 2 claim, 4 draw stock, 8 draw discard) that
         # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
         drop = rs.drop_allowed.constant
-        self.start_kinds = (1 if drop is True else 0) | (4 if self.draws_stock else 0)
-        self.drop_varies = drop is not True and drop is not False
+        at_start = "start" in rs.drop_at
+        self.start_kinds = (1 if drop is True and at_start else 0) | (4 if self.draws_stock else 0)
+        self.drop_varies = at_start and drop is not True and drop is not False
+        # A drop (knock) may be made after drawing, before the discard or instead of it.
+        self.play_drop = "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at
         self.events_listened = frozenset(ev.on for c in rs.counters for ev in c.events)
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
@@ -481,30 +484,47 @@ class MeldRules:
     def deadwood(self, cards: Sequence[int]) -> tuple[int, ...]:
         """The cards left out of the best arrangement of disjoint spreads: the one that leaves
         the lowest count (ties: the fewest cards left), searched exactly."""
+        return self.best_arrangement(cards)[1]
+
+    def best_arrangement(self, cards: Sequence[int]) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+        """The spreads of the best arrangement of ``cards`` (see :meth:`deadwood`) and the
+        cards left out, searched exactly over the cards' subsets (memoised)."""
         cards = list(cards)
         index = {c: i for i, c in enumerate(cards)}
-        spreads = [sum(1 << index[c] for c in s) for s in self.spreads_in(cards)]
+        combos = self.spreads_in(cards)
+        spreads = [sum(1 << index[c] for c in s) for s in combos]
         value = self.value
-        memo: dict[int, tuple[int, int, int]] = {}
+        # For each set of cards left: (deadwood count, deadwood cards, the spread laid first
+        # or -1 when the lowest card is deadwood).
+        memo: dict[int, tuple[int, int, int]] = {0: (0, 0, -1)}
 
         def best(left: int) -> tuple[int, int, int]:
-            """(count, cards, mask) of the deadwood among the cards of ``left``."""
-            if not left:
-                return (0, 0, 0)
             got = memo.get(left)
             if got is not None:
                 return got
             low = left & -left
             i = low.bit_length() - 1
-            count, n, mask = best(left & ~low)
-            result = (count + value[cards[i]], n + 1, mask | low)
-            for s in spreads:
+            count, n, _ = best(left & ~low)
+            result = (count + value[cards[i]], n + 1, -1)
+            for k, s in enumerate(spreads):
                 if s & low and s & left == s:
                     rest = best(left & ~s)
                     if rest[:2] < result[:2]:
-                        result = rest
+                        result = (rest[0], rest[1], k)
             memo[left] = result
             return result
 
-        mask = best((1 << len(cards)) - 1)[2]
-        return tuple(c for i, c in enumerate(cards) if mask >> i & 1)
+        left = (1 << len(cards)) - 1
+        best(left)
+        chosen: list[tuple[int, ...]] = []
+        dead: list[int] = []
+        while left:
+            k = memo[left][2]
+            if k < 0:
+                low = left & -left
+                dead.append(cards[low.bit_length() - 1])
+                left &= ~low
+            else:
+                chosen.append(combos[k])
+                left &= ~spreads[k]
+        return chosen, tuple(sorted(dead, key=index.__getitem__))

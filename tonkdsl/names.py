@@ -80,9 +80,15 @@ ROLES: dict[str, str] = {
 }
 # Plain attribute reads are operator.attrgetter: called from C, with no Python frame.
 _ROLE_GET = {role: attrgetter(role) for role in ROLES}
-# Card sets that exist in one place only.
-CARD_SETS: dict[str, tuple[Any, str]] = {
-    "spread": (lambda c: c.spread, "the cards of the spread in question (melds.hold.except)"),
+def _winners(c: "EvalContext") -> tuple[int, ...]:
+    out = c.state.outcome()
+    return tuple(out.winners) if out is not None else ()
+
+
+# Sets (of cards or players) that exist in one place only.
+CARD_SETS: dict[str, tuple[Type, Any, str]] = {
+    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except)"),
+    "winners": (list_of(PLAYER), _winners, "the winners of the hand that just ended (deal.next_dealer)"),
 }
 
 PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
@@ -108,6 +114,8 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
     "out_by_spread": (BOOL, lambda c, p: c.state.stats[p].out_by_spread, "the hand was emptied by laying a new spread"),
     "is_dealer": (BOOL, lambda c, p: p == c.state.dealer, "the player dealt this hand"),
     "deal_win": (BOOL, lambda c, p: p in c.state.deal_winners, "the player holds an automatic win on the deal"),
+    "payout": (NUM, lambda c, p: c.state.outcome().payouts[p] if c.state.outcome() is not None else 0,
+               "the player's net gain in money this hand (0 until the hand ends)"),
 }
 
 
@@ -206,7 +214,7 @@ def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool |
     for role in roles:
         globals_[role] = (PLAYER, _ROLE_GET[role])
     for name in card_sets:
-        globals_[name] = (list_of(CARD), CARD_SETS[name][0])
+        globals_[name] = (CARD_SETS[name][0], CARD_SETS[name][1])
     if "actor" in roles:
         globals_["self"] = (PLAYER, _ROLE_GET["actor"])
     globals_["$card"] = (CARD, lambda c: c.state.card_id)
@@ -220,7 +228,7 @@ def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool |
         attrs={PLAYER: player_attrs, CARD: {k: (t, g) for k, (t, g, _) in CARD_ATTRS.items()}},
         subject=(PLAYER, _ROLE_GET["actor" if subject is True else str(subject)]) if subject else None,
         elsewhere={**{r: f"'{r}' is {why}" for r, why in ROLES.items() if r not in roles},
-                   **{k: f"'{k}' is {why}" for k, (_, why) in CARD_SETS.items() if k not in card_sets}},
+                   **{k: f"'{k}' is {why}" for k, (_, _, why) in CARD_SETS.items() if k not in card_sets}},
         functions={k: (a, r, f) for k, (a, r, f, _) in FUNCTIONS.items()},
     )
     return names

@@ -78,6 +78,15 @@ class SessionRules:
 
 
 @dataclass(frozen=True)
+class NextDealer:
+    """After one of ``after`` (any ending when empty), the member of ``dealer`` nearest the
+    dealer's left deals the next hand."""
+
+    after: frozenset[str]
+    dealer: Compiled
+
+
+@dataclass(frozen=True)
 class DealWin:
     id: str
     when: Compiled
@@ -146,6 +155,14 @@ class Ruleset:
     hit_ends_turn: bool
     drop_allowed: Compiled
     drop_wins_if: Compiled
+    drop_at: tuple[str, ...]
+    drop_lays_spreads: bool
+    last_round: int  # how many of the next players get one more turn after a drop (99: all)
+    first_player: Compiled | None  # None: the dealer's left
+    first_turn_draws: bool
+    stock_rebuild: int
+    extra_cards: tuple[tuple[Compiled, int], ...]
+    next_dealers: tuple[NextDealer, ...]
     draw_from: tuple[str, ...]
     discard_must_be_used: bool
     discard_required: bool
@@ -425,6 +442,20 @@ class _Builder:
                 deal_wins.append(DealWin(rule["id"], when, pays, payers, int(rule.get("priority", 0)),
                                          rule.get("prefer"), rule.get("tie"), claim, scores))
         drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
+        first = self.get(("turn", "first_player"), "dealer_left")
+        first_player = None if first == "dealer_left" else self.expr(("turn", "first_player"), PLAYERS, (),
+                                                                       subject=False)
+        extra_cards = []
+        for j, e in enumerate(self.get(("deal", "extra_cards")) or []):
+            to = self.expr(("deal", "extra_cards", j, "to"), PLAYERS, (), subject=False)
+            if to is not None and isinstance(e, dict):
+                extra_cards.append((to, int(e.get("cards", 0))))
+        next_dealers = []
+        for j, e in enumerate(self.get(("deal", "next_dealer")) or []):
+            who = self.expr(("deal", "next_dealer", j, "dealer"), PLAYERS, ("dropper",), subject=False,
+                            card_sets=("winners",))
+            if who is not None and isinstance(e, dict):
+                next_dealers.append(NextDealer(frozenset(e.get("after") or ()), who))
         drop_wins_if = self.expr(("turn", "drop", "wins_if"), BOOL, act)
         claim_when = self.expr(("turn", "claim", "when"), BOOL, act, required=False)
         going_out = self.expr(("going_out", "allowed"), BOOL, act)
@@ -482,6 +513,12 @@ class _Builder:
             hit_books=hits["books"], hit_runs=hits["runs"], hit_spreads=hits["spreads"],
             hits_per_turn=hits.get("max_cards_per_turn"), hit_ends_turn=bool(hits.get("ends_turn", False)),
             drop_allowed=drop_allowed, drop_wins_if=drop_wins_if,
+            drop_at=tuple(turn["drop"].get("at", ["start"])),
+            drop_lays_spreads=bool(turn["drop"].get("lay_spreads", False)),
+            last_round=99 if turn["drop"].get("last_round", 0) == "all" else int(turn["drop"].get("last_round", 0)),
+            first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
+            stock_rebuild=int((d.get("stock") or {}).get("rebuild", 0)),
+            extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),
             discard_required=turn["discard"]["required"],

@@ -13,7 +13,7 @@ from typing import Any
 from tonkdsl.actions import Action, ActionSyntaxError, Slap, parse_action
 from tonkdsl.cards import SUITS_STANDARD, CardSyntaxError
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path, did_you_mean
-from tonkdsl.engine import IllegalAction, Layout, RulesetError, State, deal
+from tonkdsl.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
 from tonkdsl.loader import load_ruleset, resolve_name
 from tonkdsl.outcome import END_KINDS
 from tonkdsl.ruleset import Ruleset
@@ -150,6 +150,21 @@ class _DealReader:
     def __init__(self, r: _Reader, ruleset: Ruleset, ref: str, players: list[str]) -> None:
         self.r, self.rs, self.ref, self.players = r, ruleset, ref, players
         self.seat_of = {n: i for i, n in enumerate(players)}
+        # Each seat's hand size when the dealer is known (extra cards may go to the dealer);
+        # None: a later deal of a session, checked when it is dealt.
+        self.sizes: list[int] | None = [ruleset.hand_size] * len(players)
+
+    def know_dealer(self, dealer: int | None) -> None:
+        rs = self.rs
+        if not rs.extra_cards:
+            return
+        if dealer is None:
+            self.sizes = None
+            return
+        try:
+            self.sizes = hand_sizes(State(rs, len(self.players), dealer, 1))
+        except (RulesetError, ValueError):
+            self.sizes = None
 
     def seat(self, name: Any, path: Path) -> int | None:
         if str(name) in self.seat_of:
@@ -197,8 +212,10 @@ class _DealReader:
                 r.err(base + ("hands", name), "a hand must be a list of cards, e.g. [10S, 8D, 8H, 5S, 4H]")
                 continue
             ids = [card(c, base + ("hands", name, i)) for i, c in enumerate(cards)]
-            if len(cards) != rs.hand_size:
-                r.err(base + ("hands", name), f"{name} has {len(cards)} cards; this ruleset deals {rs.hand_size}")
+            size = self.sizes[s] if self.sizes is not None and s is not None else None
+            if size is not None and len(cards) != size:
+                r.err(base + ("hands", name), f"{name} has {len(cards)} cards; this ruleset deals {size}"
+                      + (f" to {name}" if size != rs.hand_size else ""))
             if s is not None:
                 hands[s] = [c for c in ids if c is not None]
         upcard = None
@@ -216,7 +233,7 @@ class _DealReader:
             cid = card(c, base + ("stock", i))
             if cid is not None:
                 stock.append(cid)
-        room = len(pack) - len(self.players) * rs.hand_size - (1 if rs.upcard else 0)
+        room = len(pack) - (sum(self.sizes) if self.sizes else len(self.players) * rs.hand_size) - (1 if rs.upcard else 0)
         if len(stock) > room:
             r.err(base + ("stock",), f"the stock holds {room} cards in this deal, but {len(stock)} are listed")
         acts: list[tuple[int, Action, str]] = []
@@ -327,6 +344,7 @@ def load_scenario(path: str | FsPath) -> Scenario:
             raw = []
         deals = []
         for i, item in enumerate(raw):
+            reader.know_dealer(dealer if i == 0 else None)
             if not isinstance(item, dict):
                 r.err(("deals", i), "each deal is a mapping (seed, hands, upcard, stock, actions, expect)")
                 continue
@@ -338,6 +356,7 @@ def load_scenario(path: str | FsPath) -> Scenario:
             r.err(("expect",), "'expect' must be a mapping (ledger, scores, settlement, winners)")
             expect = None
     else:
+        reader.know_dealer(dealer)
         deals = [reader.read(d, ())]
         expect = deals[0].expect
     if r.problems:
@@ -383,7 +402,11 @@ def _replay_session(scn: Scenario) -> Result:
     total = 0
     state: State | None = None
     for h, deal_ in enumerate(scn.deals):
-        state = session.start_hand(seed=deal_.seed, layout=deal_.layout)
+        try:
+            state = session.start_hand(seed=deal_.seed, layout=deal_.layout)
+        except (ValueError, RulesetError) as exc:
+            return Result(scn, state or scn.new_state(), total, {"hand": h + 1, "index": 0, "action": "",
+                                                                  "message": f"hand {h + 1} cannot be dealt: {exc}"})
         applied, error = _play(state, deal_, names)
         total += applied
         if error is not None:

@@ -98,7 +98,7 @@ class Session:
                                       (bettors or {}).get(bet.id)) for bet in side_bets) if side_bets else ()
         record = HandRecord(self.index, self.dealer, state.stake, outcome, bets)
         self.records.append(record)
-        self.dealer = next_dealer(self.ruleset, self.dealer, self.num_players)
+        self.dealer = next_dealer(self.ruleset, self.dealer, self.num_players, state)
         return record
 
     def _settle_bet(self, state: State, bet: SideBet, suit: str | None, bettors: Sequence[int] | None) -> BetResult:

@@ -15,10 +15,12 @@ from tonkdsl.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.melds import MeldRules
 from tonkdsl.names import EvalContext
 from tonkdsl.outcome import Outcome
+from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import DealWin, Ruleset
 from tonkdsl.table import EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
+_REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
 
 
 class TurnRules:
@@ -53,6 +55,11 @@ class TurnRules:
         hand_value: list[int]
         hand_sig: list[int]
         hand_discards: list[list[A.Discard]]
+        knocker: int | None
+        last_round_left: int
+        knock_declared: bool
+        seed: int
+        rebuilds: int
         def _take(self, seat: int, card: int) -> None: ...
 
         def current_player(self) -> int: ...
@@ -99,6 +106,8 @@ class TurnRules:
         kinds = melds.start_kinds  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
         if melds.drop_varies and self._can_drop(seat):
             kinds |= 1
+        if self.knocker is not None:
+            kinds &= ~1  # the last round after a drop: no second drop
         if melds.has_claims and self._claimable(seat) is not None:
             kinds |= 2
         # Taking the discard into a hand that keeps other cards needs no check unless the card
@@ -120,6 +129,28 @@ class TurnRules:
         return out
 
     def _play_options(self, seat: int) -> A.ActionList:
+        if self.melds.play_drop:
+            return self._with_play_drop(seat)
+        return self._play_list(seat)
+
+    def _with_play_drop(self, seat: int) -> A.ActionList:
+        """The play options where a drop may come after the draw: after a drop declared before
+        the discard only the discard is left; else the drop joins the options."""
+        if self.knock_declared:
+            out = A.ActionList()
+            out.spans = _NO_SPANS
+            out.discard_cards = ()
+            self._add_discards(out, seat, self.taken_discard if self.ruleset.not_the_card_taken else None)
+            return out
+        out = self._play_list(seat)
+        if self._can_drop_in_play(seat):
+            spans = dict(out.spans)  # spans may be shared between lists: never changed in place
+            spans[A.Drop] = (len(out), len(out) + 1)
+            out.append(_DROP)
+            out.spans = spans
+        return out
+
+    def _play_list(self, seat: int) -> A.ActionList:
         rs = self.ruleset
         melds = self.melds
         hand = self.hands[seat]
@@ -258,7 +289,19 @@ class TurnRules:
         return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
 
     def _can_drop(self, seat: int) -> bool:
-        return bool(self._test(self.ruleset.drop_allowed, seat))
+        return self.knocker is None and bool(self._test(self.ruleset.drop_allowed, seat))
+
+    def _can_drop_in_play(self, seat: int) -> bool:
+        """A drop after the draw: the ruleset allows it there, no drop is pending, and the
+        player keeps a card to discard when the drop comes before the discard."""
+        rs = self.ruleset
+        if self.knock_declared or not self._can_drop(seat):
+            return False
+        if "instead_of_discard" in rs.drop_at:
+            return True
+        return bool(self.hands[seat]) and any(
+            not (rs.not_the_card_taken and self.taken_discard is not None
+                 and self.pack.names[c] == self.pack.names[self.taken_discard]) for c in self.hands[seat])
 
     def _claimable(self, seat: int) -> DealWin | None:
         rs = self.ruleset
@@ -380,10 +423,61 @@ class TurnRules:
 
     # --- one method per action ----------------------------------------------------------
     def _do_drop(self, seat: int, action: A.Action) -> None:
+        if "start" not in self.ruleset.drop_at:
+            raise IllegalAction("in this ruleset you drop after drawing, not at the start of your turn")
+        self._refuse_drop(seat)
+        self._knock(seat)
+
+    def _refuse_drop(self, seat: int) -> None:
+        if self.knocker is not None:
+            raise IllegalAction(f"a drop is already made: this is the last round after "
+                                f"{'your' if self.knocker == seat else 'that'} drop")
         if not self._can_drop(seat):
             raise IllegalAction("you may not drop now (the ruleset's drop condition "
                                 f"'{self.ruleset.drop_allowed.source}' is false)")
+
+    def _do_play_drop(self, seat: int, action: A.Action) -> None:
+        """A drop after drawing: it ends the turn (instead of the discard), or the discard that
+        follows completes it (before the discard)."""
+        rs = self.ruleset
+        if not self.melds.play_drop:
+            raise IllegalAction(self._out_of_phase(action))
+        if self.knock_declared:
+            raise IllegalAction("you have dropped: discard a card to end your turn")
+        self._refuse_drop(seat)
+        if "instead_of_discard" in rs.drop_at:
+            self._knock(seat)
+            return
+        if not self._can_drop_in_play(seat):
+            raise IllegalAction("you may not drop now: you need a card to discard after it")
+        self.knock_declared = True
+
+    def _knock(self, seat: int) -> None:
+        """A drop: lay the spreads first if the ruleset says so, then decide it now, or after
+        the last round."""
+        rs = self.ruleset
+        if rs.drop_lays_spreads:
+            self._lay_best(seat)
+        if rs.last_round > 0 and self.num_players > 1:
+            self.knocker = seat
+            self.last_round_left = min(rs.last_round, self.num_players - 1)
+            self._next_turn()
+            return
         self._drop(seat)
+
+    def _lay_best(self, seat: int) -> None:
+        """Lay the spreads of the best arrangement of ``seat``'s hand (what is left is deadwood)."""
+        spreads, _ = self.melds.best_arrangement(self.hands[seat])
+        for combo in spreads:
+            kind = self.melds.kind(combo)
+            if kind is None:  # pragma: no cover - spreads_in lists spreads only
+                continue
+            self._remove(seat, combo)
+            self.spreads.append(TableSpread(seat, kind, sorted(combo, key=self.melds.table_order.__getitem__)))
+            self.spread_log.append((seat, len(combo)))
+            self.stats[seat].spreads += 1
+            if "spread_laid" in self._listened:
+                self._event("spread_laid", seat)
 
     def _do_claim(self, seat: int, action: A.Action) -> None:
         rule = self._claimable(seat)
@@ -394,10 +488,22 @@ class TurnRules:
     def _do_draw_stock(self, seat: int, action: A.Action) -> None:
         if not self.melds.draws_stock:
             raise IllegalAction("this ruleset does not let you draw from the stock")
-        if not self.stock:
+        if not self.stock and not self._rebuild_stock():
             self._end("stock_exhausted", actor=seat)
             return
         self._draw(seat, self.stock.pop(), False)
+
+    def _rebuild_stock(self) -> bool:
+        """Shuffle the discard pile but its top card into a new stock, if the ruleset allows
+        another rebuild this hand (seeded by the deal's seed: the same hand every time)."""
+        if self.rebuilds >= self.ruleset.stock_rebuild or len(self.discard_pile) < 2:
+            return False
+        cards = self.discard_pile[:-1]
+        del self.discard_pile[:-1]
+        Rng(derive_seed(self.seed ^ _REBUILD_SALT, self.rebuilds)).shuffle(cards)
+        self.stock[:] = cards
+        self.rebuilds += 1
+        return True
 
     def _do_draw_discard(self, seat: int, action: A.Action) -> None:
         if "discard" not in self.ruleset.draw_from:
@@ -411,6 +517,8 @@ class TurnRules:
 
     def _do_spread(self, seat: int, action: A.Spread) -> None:
         rs = self.ruleset
+        if self.knock_declared:
+            raise IllegalAction("you have dropped: discard a card to end your turn")
         cards = self._take_ids(seat, action.cards)
         self._refuse_stranding(seat, cards, action)
         kind = self.melds.kind(cards)
@@ -428,6 +536,8 @@ class TurnRules:
 
     def _do_hit(self, seat: int, action: A.Hit) -> None:
         rs = self.ruleset
+        if self.knock_declared:
+            raise IllegalAction("you have dropped: discard a card to end your turn")
         cards = self._take_ids(seat, action.cards)
         self._refuse_stranding(seat, cards, action)
         if action.target > len(self.spreads):
@@ -485,6 +595,10 @@ class TurnRules:
         if not hand and self._test(rs.going_out_allowed, seat):
             self.stats[seat].out_by_spread = False
             self._end("out_on_discard", actor=seat)
+            return
+        if self.knock_declared:
+            self.knock_declared = False
+            self._knock(seat)
             return
         self._next_turn()
         if self._outcome is None and rs.slapping is not None:
@@ -596,6 +710,11 @@ class TurnRules:
         self._end("drop_won" if won else "drop_caught", actor=seat, dropper=seat)
 
     def _next_turn(self) -> None:
+        if self.knocker is not None:  # the last round after a drop
+            if self.last_round_left == 0:
+                self._drop(self.knocker)
+                return
+            self.last_round_left -= 1
         prev = self.current
         seat = self.current = prev + 1 if prev + 1 < self.num_players else 0
         if seat == self.first_seat:
@@ -612,7 +731,7 @@ class TurnRules:
         if self.turn_number > MAX_TURNS:
             self._end_dead(f"the hand reached the engine's turn cap ({MAX_TURNS} turns, MAX_TURNS)")
             return
-        if not self.stock and self.ruleset.stock_exhausted == "last_card_drawn":
+        if not self.stock and self.ruleset.stock_exhausted == "last_card_drawn" and not self._rebuild_stock():
             self._end("stock_exhausted", actor=seat)
             return
         if "turn_start" in self._listened:
@@ -647,7 +766,8 @@ _Handler = Callable[[Any, int, Any], None]
 _HANDLERS: dict[str, dict[type, _Handler]] = {
     START: {A.Drop: TurnRules._do_drop, A.Claim: TurnRules._do_claim,
             A.DrawStock: TurnRules._do_draw_stock, A.DrawDiscard: TurnRules._do_draw_discard},
-    PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard},
+    PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard,
+           A.Drop: TurnRules._do_play_drop},
     EXTRA: {A.Discard: TurnRules._do_extra_discard},
     OVER: {},
 }
