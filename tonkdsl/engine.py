@@ -326,7 +326,7 @@ def _deal_uneven(order: list[int], sizes: list[int]) -> tuple[list[list[int]], i
     whose hand is full."""
     hands: list[list[int]] = [[] for _ in sizes]
     i = 0
-    for rnd in range(max(sizes)):
+    for rnd in range(max(sizes, default=0)):
         for k, n in enumerate(sizes):
             if rnd < n:
                 hands[k].append(order[i])

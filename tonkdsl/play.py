@@ -21,6 +21,7 @@ from tonkdsl.cards import SUITS_STANDARD
 from tonkdsl.dealer import cut_for_deal
 from tonkdsl.diagnostics import LoadError
 from tonkdsl.engine import IllegalAction, State
+from tonkdsl.explain import sheet
 from tonkdsl.loader import load_ruleset, resolve_name
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import Ruleset
@@ -33,7 +34,8 @@ HUMAN = "human"
 STRONGEST = "montecarlo"
 HELP = """Type an action, its number in the menu, or a short form:
   s / stock          draw from the stock        t / take      take the top discard
-  k / drop           drop (knock)               claim         claim an automatic win
+  k / drop           drop (knock): at the start of your turn, or after drawing where the ruleset says
+  claim              claim an automatic win
   sp 8D 8H 8C        spread those cards         h 8S 1        hit 8S on spread 1
   6S / discard 6S    discard a card             slap 8S on 1  slap the discard onto spread 1
 Commands: help, rules (what the ruleset says about this choice), hint (what the strongest bot
@@ -308,14 +310,18 @@ def parse_input(text: str, legal: Sequence[A.Action]) -> A.Action:
     return A.parse_action(text)
 
 
+# The sections of the rules sheet that speak to each moment of a turn.
+_RULES_FOR = {"start": ("A turn", "Waiting", "Automatic wins on the deal"),
+              "play": ("A turn", "Spreads", "Hitting", "Waiting")}
+
+
 def rules_for(rs: Ruleset, phase: str) -> str:
-    """What the ruleset says about the current choice, as YAML."""
-    d = rs.data
-    if phase == "start":
-        parts = {"turn": {k: d["turn"][k] for k in ("drop", "draw", "claim") if k in d["turn"]},
-                 "stock": d.get("stock")}
-    else:
-        parts = {"melds": d.get("melds"), "hits": d.get("hits"), "turn": {"discard": d["turn"].get("discard")},
-                 "going_out": d.get("going_out")}
-    return yaml.safe_dump({k: v for k, v in parts.items() if v}, sort_keys=False).rstrip()
+    """What the ruleset says about the current choice, in the rules sheet's words."""
+    wanted = _RULES_FOR.get(phase, _RULES_FOR["play"])
+    lines: list[str] = []
+    for section in sheet.build(rs):
+        if section.title in wanted:
+            lines.append(f"{section.title}:")
+            lines += [f"  {line}" for line in section.lines]
+    return "\n".join(lines)
 

@@ -405,7 +405,8 @@ def _replay_session(scn: Scenario) -> Result:
         try:
             state = session.start_hand(seed=deal_.seed, layout=deal_.layout)
         except (ValueError, RulesetError) as exc:
-            return Result(scn, state or scn.new_state(), total, {"hand": h + 1, "index": 0, "action": "",
+            return Result(scn, state or State(scn.ruleset, len(names), scn.dealer, scn.stake), total,
+                          {"hand": h + 1, "index": 0, "action": "",
                                                                   "message": f"hand {h + 1} cannot be dealt: {exc}"})
         applied, error = _play(state, deal_, names)
         total += applied

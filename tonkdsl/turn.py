@@ -141,6 +141,13 @@ class TurnRules:
             out.spans = _NO_SPANS
             out.discard_cards = ()
             self._add_discards(out, seat, self.taken_discard if self.ruleset.not_the_card_taken else None)
+            cards: list[int] = list(out.discard_cards)
+            keep = [i for i, c in enumerate(cards) if self._drop_ok_without(seat, c)]
+            if len(keep) < len(out):  # only the discards after which the drop holds
+                kept = A.ActionList(out[i] for i in keep)
+                kept.discard_cards = [cards[i] for i in keep]
+                kept.spans = {A.Discard: (0, len(kept))} if kept else _NO_SPANS
+                return kept
             return out
         out = self._play_list(seat)
         if self._can_drop_in_play(seat):
@@ -295,13 +302,30 @@ class TurnRules:
         """A drop after the draw: the ruleset allows it there, no drop is pending, and the
         player keeps a card to discard when the drop comes before the discard."""
         rs = self.ruleset
-        if self.knock_declared or not self._can_drop(seat):
+        if self.knock_declared or self.knocker is not None:
             return False
         if "instead_of_discard" in rs.drop_at:
+            return self._can_drop(seat)
+        return self._drop_discards(seat) != []
+
+    def _drop_discards(self, seat: int) -> list[int]:
+        """The cards whose discard completes a drop declared before the discard: the drop's
+        condition is read on the hand as it is left."""
+        rs = self.ruleset
+        taken = self.taken_discard
+        names = self.pack.names
+        return [c for c in dict.fromkeys(self.hands[seat])
+                if not (rs.not_the_card_taken and taken is not None and names[c] == names[taken])
+                and self._drop_ok_without(seat, c)]
+
+    def _drop_ok_without(self, seat: int, card: int) -> bool:
+        """Whether the drop's condition holds for ``seat`` once ``card`` is discarded."""
+        allowed = self.ruleset.drop_allowed
+        if allowed.constant is True:
             return True
-        return bool(self.hands[seat]) and any(
-            not (rs.not_the_card_taken and self.taken_discard is not None
-                 and self.pack.names[c] == self.pack.names[self.taken_discard]) for c in self.hands[seat])
+        twin = self.clone()
+        twin._take(seat, card)
+        return bool(twin._test(allowed, seat))
 
     def _claimable(self, seat: int) -> DealWin | None:
         rs = self.ruleset
@@ -444,12 +468,15 @@ class TurnRules:
             raise IllegalAction(self._out_of_phase(action))
         if self.knock_declared:
             raise IllegalAction("you have dropped: discard a card to end your turn")
-        self._refuse_drop(seat)
         if "instead_of_discard" in rs.drop_at:
+            self._refuse_drop(seat)
             self._knock(seat)
             return
+        if self.knocker is not None:
+            self._refuse_drop(seat)
         if not self._can_drop_in_play(seat):
-            raise IllegalAction("you may not drop now: you need a card to discard after it")
+            raise IllegalAction("you may not drop now: no discard leaves a hand that meets the ruleset's drop "
+                                f"condition '{rs.drop_allowed.source}'")
         self.knock_declared = True
 
     def _knock(self, seat: int) -> None:
@@ -583,6 +610,9 @@ class TurnRules:
             if held is not None:
                 raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
                                     "lay it before you discard")
+        if self.knock_declared and not self._drop_ok_without(seat, card):
+            raise IllegalAction(f"after discarding {action.card} your hand would not meet the drop condition "
+                                f"'{rs.drop_allowed.source}'")
         # State._take, written out: every turn but the last ends here.
         at = hand.index(card)
         del hand[at]

@@ -185,6 +185,44 @@ def _say(path: tuple[Any, ...], x: Any, y: Any) -> str | None:
             return (f"{' and '.join(both)} is now high or low in runs ({y[0]}-{y[1]}-{y[2]} and "
                     f"{y[-3]}-{y[-2]}-{y[-1]} are runs, {y[-2]}-{y[-1]}-{y[1]} is not)")
         return None
+    if path == ("turn", "drop", "at"):
+        moments = {"start": "at the start of the turn", "before_discard": "after drawing, before the discard",
+                   "instead_of_discard": "after drawing, instead of the discard"}
+
+        def at(v: Any) -> str:
+            return " or ".join(moments.get(str(m), str(m)) for m in (["start"] if v is _MISSING else v))
+        return f"A drop may be made {at(x)} -> {at(y)}"
+    if path == ("turn", "drop", "last_round"):
+        def last(v: Any) -> str:
+            if v is _MISSING or v == 0:
+                return "nobody"
+            return "every other player" if v == "all" else f"the next {v} player{'s' if v != 1 else ''}"
+        return f"After a drop, one more turn for {last(x)} -> {last(y)}"
+    if path == ("stock", "rebuild"):
+        def times(v: Any) -> str:
+            return "never" if v is _MISSING or v == 0 else "once a hand" if v == 1 else f"up to {v} times a hand"
+        return f"An empty stock is rebuilt from the discard pile {times(x)} -> {times(y)}"
+    if path == ("turn", "first_turn"):
+        def first(v: Any) -> str:
+            return "without a draw (spreads and the discard)" if v == "no_draw" else "with a draw"
+        return f"The first turn starts {first(x)} -> {first(y)}"
+    if path == ("turn", "first_player"):
+        def who(v: Any) -> str:
+            return "the dealer's left" if v is _MISSING or v == "dealer_left" else words(str(v))
+        return f"Play starts at {who(x)} -> {who(y)}"
+    if path == ("deal", "extra_cards"):
+        def extra(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "every player the same number of cards"
+            return "; ".join(f"{words(str(e.get('to')))} {e.get('cards'):+d} card(s)" for e in v)
+        return f"The deal: {extra(x)} -> {extra(y)}"
+    if path == ("deal", "next_dealer"):
+        def nxt(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "the deal passes on"
+            return "; ".join(f"after {' or '.join(e.get('after') or ['any hand'])}: {words(str(e.get('dealer')))}"
+                             for e in v)
+        return f"Who deals next: {nxt(x)} -> {nxt(y)}"
     if path == ("melds", "min_natural"):
         return f"A spread holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
     if path == ("melds", "max_wild"):

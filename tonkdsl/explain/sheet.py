@@ -55,6 +55,14 @@ def _transfer(t: Transfer, stake: int) -> str:
             f"each{when} ({t.id}).")
 
 
+def _one_of(players: str) -> str:
+    """A set of players that names one of them: a single role reads as itself."""
+    text = words(players)
+    if players.strip() in ("dealer", "dropper", "actor", "self"):
+        return text
+    return f"{text} (the one nearest the dealer's left, if several)"
+
+
 def _plural(n: int, thing: str) -> str:
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
@@ -143,11 +151,20 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     first = {"highest_cut": "Each player cuts a card; the highest deals first (equal cards cut again).",
              "lowest_cut": "Each player cuts a card; the lowest deals first (equal cards cut again).",
              "first_seat": "The first player listed deals first."}[rs.first_dealer]
-    deal.lines.append(first + f" After each hand the deal passes to the {rs.rotation}.")
+    deal.lines.append(first + f" After each hand the deal passes to the {rs.rotation}"
+                      + (", unless a rule below names the next dealer." if rs.next_dealers else "."))
     up = ("The next card is turned face up to start the discard pile; the rest is the face-down stock."
           if rs.upcard else "No card is turned up: the discard pile starts with the first discard; the rest is the stock.")
+    extra = "".join(f" {_cap(words(to.source))} {'gets' if n > 0 else 'gets'} {_plural(abs(n), 'card')} "
+                    f"{'more' if n > 0 else 'fewer'}." for to, n in rs.extra_cards)
     deal.lines.append(f"The dealer deals {rs.hand_size} cards to each player, one at a time, starting at the dealer's "
-                      f"left. {up}")
+                      f"left.{extra} {up}")
+    ending_words = {"initial_tonk": "an automatic win", "redeal": "a redeal", "tonk_out": "a tonk out",
+            "out_on_discard": "going out on a discard", "drop_won": "a drop won", "drop_caught": "a caught drop",
+            "stock_exhausted": "an exhausted stock", "dead_hand": "a dead hand"}
+    for rule in rs.next_dealers:
+        after = " or ".join(ending_words[e] for e in sorted(rule.after)) if rule.after else "any other hand"
+        deal.lines.append(f"- After {after}, the next hand is dealt by {_one_of(rule.dealer.source)}.")
     out.append(deal)
 
     if rs.deal_wins:
@@ -172,17 +189,36 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         out.append(w)
 
     turn = Section("A turn")
-    turn.lines.append(f"Play starts at the dealer's left and goes {'clockwise'}.")
+    starts = "the dealer's left" if rs.first_player is None else _one_of(rs.first_player.source)
+    turn.lines.append(f"Play starts at {starts} and goes {'clockwise'}.")
+    if not rs.first_turn_draws:
+        turn.lines.append("The first player does not draw on the first turn: they lay spreads and discard.")
     drop_when = "" if rs.drop_allowed.source.strip() == "true" else f" if {words(rs.drop_allowed.source)}"
-    turn.lines.append(f"At the start of your turn you may drop{drop_when}: you show your hand and claim the lowest "
-                      f"count. The drop is won when {words(rs.drop_wins_if.source)}; otherwise it is caught.")
+    moments = {"start": "at the start of your turn",
+               "before_discard": "after drawing, before your discard (the condition is read on the hand the "
+                                 "discard leaves, and the discard ends your turn)",
+               "instead_of_discard": "after drawing, instead of discarding"}
+    when = _list([moments[m] for m in rs.drop_at])
+    lay = " You first lay the spreads of your best arrangement; what is left is your count." if rs.drop_lays_spreads else ""
+    drop_lines = [f"{_cap(when)} you may drop{drop_when}: you show your hand and claim the lowest count.{lay}"]
+    if rs.last_round:
+        who = "every other player" if rs.last_round >= 99 else f"each of the next {_plural(rs.last_round, 'player')}"
+        drop_lines.append(f"After a drop, {who} has one more turn (no one else may drop), in which they may lay "
+                          "spreads and hit spreads on the table, the dropper's too; then the drop is decided.")
+    drop_lines.append(f"The drop is won when {words(rs.drop_wins_if.source)}; otherwise it is caught.")
+    at_start = "start" in rs.drop_at
+    if at_start:
+        turn.lines += drop_lines
     sources = {"stock": "the top card of the stock", "discard": "the top card of the discard pile"}
-    turn.lines.append(f"Otherwise you take {' or '.join(sources[s] for s in rs.draw_from)} into your hand.")
+    take = "Otherwise you take" if at_start else "At the start of your turn you take"
+    turn.lines.append(f"{take} {' or '.join(sources[s] for s in rs.draw_from)} into your hand.")
     if rs.discard_must_be_used:
         turn.lines.append("A card taken from the discard pile must go into a spread at once.")
     turn.lines.append("Then you may lay spreads and hit spreads on the table, and you end your turn by discarding "
                       "one card face up." + (" You may not discard the card you took from the discard pile in the "
                                              "same turn." if rs.not_the_card_taken else ""))
+    if not at_start:
+        turn.lines += drop_lines
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
         exc = f", except when {words(rs.hold_except.source)}" if rs.hold_except is not None else ""
         turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
@@ -194,6 +230,10 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                                 "player would draw from the empty stock.",
              "last_card_drawn": "The hand ends when the last card of the stock has been drawn and the turn is over.",
              None: "The ruleset does not say what happens when the stock runs out."}[rs.stock_exhausted]
+    if rs.stock_rebuild:
+        times = "once" if rs.stock_rebuild == 1 else f"up to {rs.stock_rebuild} times"
+        stock = (f"When the stock runs out, {times} a hand the discard pile but its top card is shuffled into a new "
+                 "stock and play goes on. After that: " + stock[:1].lower() + stock[1:])
     turn.lines.append(stock)
     out.append(turn)
 

@@ -14,7 +14,7 @@ from tonkdsl.expr.compiler import ExprError, parse
 _ROLE = {"actor": "the player", "self": "the player", "dropper": "the dropper", "payer": "the payer",
          "payee": "the payee", "owner": "the spread's owner", "scored": "the player", "dealer": "the dealer"}
 _SETS = {"players": "every player", "others": "every other player", "lowest": "the player(s) with the lowest count",
-         "hand": "the cards in hand", "spread": "the cards of the spread"}
+         "hand": "the cards in hand", "spread": "the cards of the spread", "winners": "the winners of the hand"}
 _NUMS = {"stake": "the stake", "min_count": "the lowest count", "num_players": "the number of players",
          "stock": "the cards left in the stock", "turn": "the turn number", "round": "the round number",
          "spreads_on_table": "the spreads on the table", "discards": "the cards in the discard pile"}

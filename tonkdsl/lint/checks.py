@@ -6,6 +6,8 @@ locations of every line involved.
 | pack-cannot-deal | error | more cards are dealt than the pack holds |
 | meld-impossible | error/warning | a book or run (or any spread) the pack and meld rules cannot make |
 | run-order-both-ends | warning | a rank at both ends of the run order while runs also turn the corner |
+| last-round-too-long | warning | a last round after a drop longer than the other players |
+| first-turn-short | note | a first turn without a draw, and no extra card for the opener |
 | deal-win-odds | note | the exact odds of each automatic win per dealt hand |
 | deal-win-impossible | error | an automatic win no hand can meet |
 | deal-win-always | error | an automatic win every hand meets |
@@ -30,6 +32,7 @@ from typing import Any, Iterable
 
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path
 from tonkdsl.cards import JOKER
+from tonkdsl.engine import RulesetError, State, hand_sizes
 from tonkdsl.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.merge import Doc, is_id_list
@@ -42,6 +45,8 @@ CODES = {
     "pack-cannot-deal": "The pack cannot serve the deal",
     "meld-impossible": "A spread the pack and meld rules cannot make",
     "run-order-both-ends": "A rank high or low in runs that also turn the corner",
+    "last-round-too-long": "A last round longer than the other players",
+    "first-turn-short": "An opener who starts a card short",
     "deal-win-odds": "Odds of an automatic win per dealt hand",
     "deal-win-impossible": "An automatic win no hand can meet",
     "deal-win-always": "An automatic win every hand meets",
@@ -114,7 +119,11 @@ class _Linter:
         most = {rs.decks_for(n): n for n in range(rs.players_min, rs.players_max + 1)}
         for n in sorted(most.values()):
             pack = rs.pack_for(n)
-            need = n * rs.hand_size + up
+            try:  # extra cards to some players (the dealer's sixth card) count too
+                need = sum(hand_sizes(State(rs, n, n - 1, 1))) + up if rs.extra_cards else n * rs.hand_size + up
+            except RulesetError as exc:
+                self.add("pack-cannot-deal", "error", str(exc), ("deal", "extra_cards"))
+                break
             if need > len(pack):
                 upword = " + the upcard" if rs.upcard else ""
                 fits = (len(pack) - up) // rs.hand_size
@@ -126,6 +135,28 @@ class _Linter:
                                                                   if "decks" not in self.data["pack"] else ""))
                 break
         self.melds()
+        self.turn_flow()
+
+    def turn_flow(self) -> None:
+        """Drop (knock) settings that cannot take effect."""
+        rs = self.rs
+        never = rs.drop_allowed.constant is False
+        for key, on in (("at", rs.drop_at != ("start",)), ("lay_spreads", rs.drop_lays_spreads),
+                        ("last_round", rs.last_round > 0)):
+            if never and on:
+                self.add("rule-for-disabled", "warning", f"turn.drop.{key} says how a drop goes, but no one may ever "
+                         "drop (turn.drop.allowed is false)", ("turn", "drop", key), ("turn", "drop", "allowed"))
+        if 0 < rs.last_round < 99 and rs.last_round >= rs.players_max:
+            self.add("last-round-too-long", "warning",
+                     f"after a drop, {rs.last_round} more turns are given, but at most {rs.players_max - 1} other "
+                     f"players play: write 'last_round: all'", ("turn", "drop", "last_round"), ("players", "max"))
+        if rs.stock_rebuild and "stock" not in rs.draw_from:
+            self.add("rule-for-disabled", "warning", "the stock is rebuilt when it runs out, but no one draws from it",
+                     ("stock", "rebuild"), ("turn", "draw", "from"))
+        if not rs.first_turn_draws and not rs.extra_cards:
+            self.add("first-turn-short", "note", "the first player does not draw on the first turn, and is dealt "
+                     "no extra card: they start a card short", ("turn", "first_turn"),
+                     hint="give them an extra card: deal.extra_cards: [{to: dealer, cards: 1}]")
 
     def melds(self) -> None:
         """Spreads the pack and the meld rules cannot make."""
