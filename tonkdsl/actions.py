@@ -88,6 +88,22 @@ class Slap(Action):
         return f"slap {self.card} on {self.target}"
 
 
+@dataclass(frozen=True)
+class Eat(Action):
+    """Take the last discard out of turn (where the ruleset allows eating)."""
+
+    def __str__(self) -> str:
+        return "eat"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Decline to act out of turn (to eat the last discard)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
 class ActionList(list[Action]):
     """The legal actions of one position: a plain list, grouped by kind, that also knows where
     each kind lies (``spans[Discard] == (start, end)``) and the card id of each discard
@@ -118,7 +134,7 @@ class ActionList(list[Action]):
 
 
 _USAGE = ("actions are: drop | draw stock | draw discard | spread <cards> | hit <cards> on <n> | "
-          "discard <card> | claim | slap <card> on <n>")
+          "discard <card> | claim | slap <card> on <n> | eat | pass")
 
 
 def _cards(words: list[str], what: str) -> tuple[str, ...]:
@@ -152,6 +168,10 @@ def parse_action(text: str) -> Action:
         return Drop()
     if verb == "claim" and not rest:
         return Claim()
+    if verb == "eat" and not rest:
+        return Eat()
+    if verb == "pass" and not rest:
+        return Pass()
     if verb == "draw":
         src = " ".join(rest).lower()
         if src == "stock":

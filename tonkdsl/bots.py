@@ -20,6 +20,7 @@ def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
 # Module names for the action kinds: the greedy bot looks them up at every decision.
 _ACTION_LIST, _CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.ActionList, A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
 _PLAYS, _DISCARD = (A.Spread, A.Hit), A.Discard
+_EAT, _PASS = A.Eat, A.Pass
 _CARDS = attrgetter("cards")
 
 
@@ -34,6 +35,8 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
     if len(spans) > 1 or _DISCARD not in spans:  # anything but the most common choice, discards only
         if _CLAIM in spans:
             return grouped[spans[_CLAIM][0]]
+        if _EAT in spans:  # eat the discard out of turn only when it completes a spread
+            return grouped[spans[_EAT][0] if _completes_spread(view) else spans[_PASS][0]]
         if _DROP in spans and view.count <= drop_at:
             return grouped[spans[_DROP][0]]
         if _DRAW_STOCK in spans:

@@ -32,9 +32,9 @@ class State(TurnRules):
         "ruleset", "pack", "melds", "num_players", "dealer", "stake", "unit", "hands", "hand_value",
         "hand_sig", "hand_discards", "stock", "discard_pile", "spreads", "first_seat", "current",
         "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
-        "counters", "fired", "events_fired", "deal_winners", "slap_window", "extra_discard_seat",
+        "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-        "seed", "rebuilds", "dropper")
+        "seed", "rebuilds", "dropper", "eat_queue", "eaten")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -75,7 +75,7 @@ class State(TurnRules):
         # Slapping: the discard that may be slapped (card, discarder) until the next player
         # draws, and the slapper who owes an extra discard.
         self.slap_window: tuple[int, int] | None = None
-        self.extra_discard_seat: int | None = None
+        self.out_of_turn_seat: int | None = None
         self.spread_log: list[tuple[int, int]] = []  # (seat, cards) of each new spread, in order
         self.dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._outcome: Outcome | None = None
@@ -88,11 +88,15 @@ class State(TurnRules):
         self.seed = 0  # the deal's seed: a rebuilt stock is shuffled from it
         self.rebuilds = 0  # times the stock was rebuilt this hand
         self.dropper: int | None = None  # who dropped, once a drop ends the hand
+        # Eating: the players still to be asked whether they eat the last discard (the first is
+        # out_of_turn_seat), and whether the card taken this turn was eaten.
+        self.eat_queue: list[int] = []
+        self.eaten = False
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
         """The player to act (a slapper who owes an extra discard acts before the next player)."""
-        return self.extra_discard_seat if self.extra_discard_seat is not None else self.current
+        return self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
 
     def is_terminal(self) -> bool:
         return self._outcome is not None
@@ -127,6 +131,7 @@ class State(TurnRules):
         twin.events_fired = set(self.events_fired)
         twin.deal_winners = set(self.deal_winners)
         twin.spread_log = list(self.spread_log)
+        twin.eat_queue = list(self.eat_queue)
         return twin
 
     # --- hands ------------------------------------------------------------------------------
@@ -230,7 +235,7 @@ class State(TurnRules):
                      message: str = "", scores: Sequence[int] | None = None) -> None:
         self.phase = OVER
         self.slap_window = None
-        self.extra_discard_seat = None
+        self.out_of_turn_seat = None
         payouts = net(self.num_players, payments)
         sheet = self.ruleset.score_sheet
         score_change: tuple[int, ...] = ()

@@ -163,6 +163,8 @@ class Ruleset:
     stock_rebuild: int
     extra_cards: tuple[tuple[Compiled, int], ...]
     next_dealers: tuple[NextDealer, ...]
+    eat_allowed: Compiled | None  # None: no eating
+    eat_spread_at_once: bool
     draw_from: tuple[str, ...]
     discard_must_be_used: bool
     discard_required: bool
@@ -442,6 +444,7 @@ class _Builder:
                 deal_wins.append(DealWin(rule["id"], when, pays, payers, int(rule.get("priority", 0)),
                                          rule.get("prefer"), rule.get("tie"), claim, scores))
         drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
+        eat_allowed = self.expr(("turn", "eat", "allowed"), BOOL, act, required=False)
         first = self.get(("turn", "first_player"), "dealer_left")
         first_player = None if first == "dealer_left" else self.expr(("turn", "first_player"), PLAYERS, (),
                                                                        subject=False)
@@ -519,6 +522,7 @@ class _Builder:
             first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
             stock_rebuild=int((d.get("stock") or {}).get("rebuild", 0)),
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
+            eat_allowed=eat_allowed, eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),
             discard_required=turn["discard"]["required"],

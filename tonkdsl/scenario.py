@@ -371,7 +371,7 @@ def _play(state: State, deal_: Deal, names: list[str]) -> tuple[int, dict[str, A
         reason: str | None = None
         if state.is_terminal():
             reason = "the hand is over"
-        elif seat != state.current_player() and not isinstance(act, Slap):
+        elif seat != state.current_player() and not isinstance(act, Slap) and not state.may_act_out_of_turn(seat, act):
             reason = f"it is {names[state.current_player()]}'s turn, not {names[seat]}'s"
         else:
             try:

@@ -38,7 +38,7 @@ def play_out(state: State, bots: Sequence[Policy], rng: Rng) -> int:
     legal_actions, apply = state.legal_actions, state.apply
     views = [View(state, seat) for seat in range(state.num_players)]  # a view is a live window
     for n in range(1, MAX_ACTIONS_PER_HAND + 1):
-        seat = state.current if state.extra_discard_seat is None else state.extra_discard_seat
+        seat = state.current if state.out_of_turn_seat is None else state.out_of_turn_seat
         apply(bots[seat](views[seat], legal_actions(), rng))
         if state._outcome is not None:
             return n

@@ -17,9 +17,10 @@ from tonkdsl.names import EvalContext
 from tonkdsl.outcome import Outcome
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import DealWin, Ruleset
-from tonkdsl.table import EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
+from tonkdsl.table import EAT, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
+_EAT, _PASS = A.Eat(), A.Pass()
 _REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
 
 
@@ -48,7 +49,7 @@ class TurnRules:
         hit_cards_this_turn: int
         stats: list[PlayerStats]
         slap_window: tuple[int, int] | None
-        extra_discard_seat: int | None
+        out_of_turn_seat: int | None
         spread_log: list[tuple[int, int]]
         _outcome: Outcome | None
         _listened: frozenset[str]
@@ -60,6 +61,8 @@ class TurnRules:
         knock_declared: bool
         seed: int
         rebuilds: int
+        eat_queue: list[int]
+        eaten: bool
         def _take(self, seat: int, card: int) -> None: ...
 
         def current_player(self) -> int: ...
@@ -79,7 +82,7 @@ class TurnRules:
 
         Empty once the hand is over. The list is an :class:`~tonkdsl.actions.ActionList`
         (grouped by kind, with the card ids of the discards)."""
-        if seat is None and self.extra_discard_seat is None:  # the common case first
+        if seat is None and self.out_of_turn_seat is None:  # the common case first
             phase = self.phase
             if phase == PLAY:
                 return self._play_options(self.current)
@@ -87,7 +90,7 @@ class TurnRules:
                 return self._start_options(self.current)
         if self._outcome is not None:
             return []
-        current = self.extra_discard_seat if self.extra_discard_seat is not None else self.current
+        current = self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
         if seat is not None and seat != current:
             return self._slap_options(seat)
         phase = self.phase
@@ -95,6 +98,8 @@ class TurnRules:
             return self._play_options(current)
         if phase == START:
             return self._start_options(current)
+        if phase == EAT:
+            return A.ActionList.grouped((_EAT, _PASS))
         out = A.ActionList()  # EXTRA: the slapper discards any card
         out.spans = {}
         out.discard_cards = ()
@@ -199,7 +204,7 @@ class TurnRules:
                 out.spans[A.Hit] = (start, len(out))
         taken = self.taken_discard
         if taken is not None:
-            if rs.discard_must_be_used and taken in hand:
+            if (rs.discard_must_be_used or (self.eaten and rs.eat_spread_at_once)) and taken in hand:
                 return out  # the card taken must go into a spread before any discard
             skip = taken if rs.not_the_card_taken else None
         else:
@@ -279,7 +284,8 @@ class TurnRules:
         to go on. Such a play is refused, so that a hand can always continue."""
         taken = self.taken_discard
         rs = self.ruleset
-        if taken is None or not (rs.not_the_card_taken or rs.discard_must_be_used):
+        must_use = rs.discard_must_be_used or (self.eaten and rs.eat_spread_at_once)
+        if taken is None or not (rs.not_the_card_taken or must_use):
             return False
         rest = list(self.hands[seat])
         for c in cards:
@@ -287,7 +293,7 @@ class TurnRules:
         names = self.pack.names
         if taken not in rest and names[taken] not in map(names.__getitem__, rest):
             return False
-        if not rs.discard_must_be_used and any(names[c] != names[taken] for c in rest):
+        if not must_use and any(names[c] != names[taken] for c in rest):
             return False  # another card can be discarded (not the card taken, nor its twin)
         twin = self.clone()
         twin.taken_discard = None  # play the action without this check, then look at what is left
@@ -407,7 +413,7 @@ class TurnRules:
         # played. Everything else (text, a slap, out of turn, an extra discard, the hand
         # over, the wrong phase) takes the long way, which also words the refusals.
         handler = _HANDLERS[self.phase].get(type(action))
-        if handler is not None and player is None and self.extra_discard_seat is None:
+        if handler is not None and player is None and self.out_of_turn_seat is None:
             handler(self, self.current, action)
             return None
         return self._apply_other(action, player)
@@ -422,7 +428,15 @@ class TurnRules:
                 raise IllegalAction(str(exc)) from None
         if self._outcome is not None:
             raise IllegalAction("the hand is over")
-        seat = self.extra_discard_seat if self.extra_discard_seat is not None else self.current
+        if self.phase == EAT and player is not None and player != self.out_of_turn_seat:
+            if isinstance(action, A.Eat) and player in self.eat_queue:
+                return self._do_eat(player, action)
+            if self.may_act_out_of_turn(player, action):
+                self._close_eat_window()  # the next player acts: nobody eats
+                if self._outcome is not None:
+                    raise IllegalAction("the hand is over")
+                return self._apply_other(action, None)
+        seat = self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
         kind = type(action)
         if kind is A.Slap:
             return self._slap(seat if player is None else player, action)  # type: ignore[arg-type]
@@ -437,6 +451,13 @@ class TurnRules:
     def _out_of_phase(self, action: A.Action) -> str:
         if self.phase == EXTRA:
             return "you slapped: discard an extra card now"
+        if self.phase == EAT:
+            return "you may eat the last discard or pass ('eat' or 'pass')"
+        if isinstance(action, (A.Eat, A.Pass)):
+            return "there is no discard to eat now"
+        if (self.phase == PLAY and isinstance(action, (A.DrawStock, A.DrawDiscard)) and self.turn_number == 1
+                and not self.ruleset.first_turn_draws):
+            return "the first player does not draw on the first turn: lay spreads and discard"
         if self.phase == START:
             return f"you must draw first ('{action}' comes after 'draw stock' or 'draw discard')"
         if isinstance(action, (A.Drop, A.Claim)):
@@ -603,7 +624,7 @@ class TurnRules:
             if rs.not_the_card_taken and self.pack.names[card] == self.pack.names[taken]:  # or its twin
                 raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
                                     "this turn")
-            if rs.discard_must_be_used and taken in hand:
+            if (rs.discard_must_be_used or (self.eaten and rs.eat_spread_at_once)) and taken in hand:
                 raise IllegalAction("the card you took from the discard pile must go into a spread first")
         if rs.hold_allowed is not None:
             held = self._held_spread(seat)
@@ -630,6 +651,8 @@ class TurnRules:
             self.knock_declared = False
             self._knock(seat)
             return
+        if rs.eat_allowed is not None and self._open_eat_window(card, seat):
+            return
         self._next_turn()
         if self._outcome is None and rs.slapping is not None:
             self._open_slap_window(card, seat)
@@ -638,7 +661,7 @@ class TurnRules:
         (card,) = self._take_ids(seat, (action.card,))
         self._remove(seat, [card])
         self.discard_pile.append(card)
-        self.extra_discard_seat = None
+        self.out_of_turn_seat = None
         self.phase = START
         self._event("discarded", seat)
         if not self.hands[seat] and self._test(self.ruleset.going_out_allowed, seat):
@@ -679,8 +702,81 @@ class TurnRules:
         self._event("spread_hit", seat, owner=sp.owner)
         extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard
         if extra and self.hands[seat]:
-            self.extra_discard_seat = seat
+            self.out_of_turn_seat = seat
             self.phase = EXTRA
+
+    # --- eating ----------------------------------------------------------------------------
+    def _open_eat_window(self, card: int, discarder: int) -> bool:
+        """After ``discarder``'s discard: ask the players who may eat it, nearest the
+        discarder's left first. False when no one may (the turn passes as usual)."""
+        if self.knocker is not None:
+            return False  # no eating in the last round after a drop
+        n = self.num_players
+        queue = [s for s in ((discarder + k) % n for k in range(1, n)) if self._may_eat(s, card)]
+        if not queue:
+            return False
+        self.eat_queue = queue
+        self.out_of_turn_seat = queue[0]
+        self.phase = EAT
+        return True
+
+    def _may_eat(self, seat: int, card: int) -> bool:
+        rs = self.ruleset
+        assert rs.eat_allowed is not None
+        if not self._test(rs.eat_allowed, seat):
+            return False
+        if not rs.eat_spread_at_once:
+            return True
+        hand = self.hands[seat] + [card]  # the card must go into a spread (or onto one) at once
+        return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
+            card in combo for _, combo in self._hit_options(seat, hand))
+
+    def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool:
+        """Whether ``seat`` may play ``action`` though another player is asked: a player who
+        may eat eats (those asked before them pass), and the next player's own action ends the
+        asking (everyone passes)."""
+        if self.phase != EAT:
+            return False
+        if isinstance(action, A.Eat):
+            return seat in self.eat_queue
+        return seat == (self.current + 1) % self.num_players and not isinstance(action, A.Pass)
+
+    def _close_eat_window(self) -> None:
+        """Nobody eats: the turn passes to the next player as usual."""
+        self.eat_queue = []
+        self.out_of_turn_seat = None
+        self.phase = START
+        discarder, card = self.current, self.discard_pile[-1]
+        self._next_turn()
+        if self._outcome is None and self.ruleset.slapping is not None:
+            self._open_slap_window(card, discarder)
+
+    def _do_pass(self, seat: int, action: A.Action) -> None:
+        self.eat_queue.remove(seat)
+        if self.eat_queue:
+            self.out_of_turn_seat = self.eat_queue[0]
+        else:
+            self._close_eat_window()
+
+    def _do_eat(self, seat: int, action: A.Action) -> None:
+        if seat not in self.eat_queue:
+            raise IllegalAction("you may not eat this discard")
+        n = self.num_players
+        discarder = self.current
+        card = self.discard_pile.pop()
+        self.eat_queue = []
+        self.out_of_turn_seat = None
+        # The players between the discarder and the eater lose their turn: the turn moves on
+        # as if from the player just before the eater (a round ends if play passes the first seat).
+        skipped = [(discarder + k) % n for k in range(1, (seat - discarder) % n)]
+        if self.first_seat in skipped:
+            self.round_number += 1
+        self.current = (seat - 1) % n
+        self._next_turn()
+        if self._outcome is not None:
+            return
+        self._draw(seat, card, True)
+        self.eaten = True
 
     def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:
         """Map card names to ids in ``seat``'s hand; identical cards (jokers, several decks)
@@ -715,6 +811,7 @@ class TurnRules:
 
     def _draw(self, seat: int, card: int, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
+        self.eaten = False
         self.hands[seat].append(card)
         melds = self.melds
         self.hand_discards[seat].append(melds.discard_actions[card])
@@ -799,5 +896,6 @@ _HANDLERS: dict[str, dict[type, _Handler]] = {
     PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard,
            A.Drop: TurnRules._do_play_drop},
     EXTRA: {A.Discard: TurnRules._do_extra_discard},
+    EAT: {A.Eat: TurnRules._do_eat, A.Pass: TurnRules._do_pass},
     OVER: {},
 }
