@@ -223,6 +223,15 @@ def _say(path: tuple[Any, ...], x: Any, y: Any) -> str | None:
             return "; ".join(f"after {' or '.join(e.get('after') or ['any hand'])}: {words(str(e.get('dealer')))}"
                              for e in v)
         return f"Who deals next: {nxt(x)} -> {nxt(y)}"
+    if path[:2] == ("turn", "eat") and len(path) == 2:
+        def eat(v: Any) -> str:
+            if v is _MISSING:
+                return "no eating"
+            once = ", spread at once" if v.get("spread_at_once") else ""
+            allowed = str(v.get("allowed")).strip()
+            who = "by any player" if allowed in ("true", "True") else f"when {words(allowed)}"
+            return f"eating the last discard out of turn {who}{once}"
+        return f"{eat(x)} -> {eat(y)}"
     if path == ("melds", "min_natural"):
         return f"A spread holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
     if path == ("melds", "max_wild"):

@@ -219,6 +219,13 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                                              "same turn." if rs.not_the_card_taken else ""))
     if not at_start:
         turn.lines += drop_lines
+    if rs.eat_allowed is not None:
+        who = "any other player" if rs.eat_allowed.source.strip() == "true" else \
+            f"another player when {words(rs.eat_allowed.source)}"
+        once = ", if they lay it in a spread at once," if rs.eat_spread_at_once else ""
+        turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
+                          "their turn from there; the players in between lose their turn. When several want it, "
+                          "the one nearest the discarder's left has it.")
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
         exc = f", except when {words(rs.hold_except.source)}" if rs.hold_except is not None else ""
         turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
