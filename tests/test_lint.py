@@ -34,6 +34,7 @@ EXPECTED = {
     "run-order-both-ends": ("run-order-both-ends", "warning"),
     "last-round-too-long": ("last-round-too-long", "warning"),
     "first-turn-short": ("first-turn-short", "note"),
+    "match-never-ends": ("match-never-ends", "error"),
 }
 # Intended warnings of shipped rulesets (docs/lint.md says why).
 INTENDED = {

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from tonkdsl import load_ruleset
 from tonkdsl.bots import greedy_bot, random_bot
 from tonkdsl.session import Session
+from tonkdsl.view import observation
 from tonkdsl.cards import SUITS_STANDARD
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.simulate import Spec, play_out, run_sessions, session_length, simulate
@@ -27,7 +28,10 @@ def test_session_money_is_zero_sum(ref: Any, seed: int, hands: int, random_seats
     bots = [random_bot] * random_seats + [greedy_bot] * (3 - random_seats)
     summary = simulate(rs, bots, hands, seed)
     assert sum(summary.net) == 0
-    assert sum(summary.endings.values()) == hands
+    if rs.session.is_match:  # a ruleset that plays matches is simulated match by match
+        assert summary.sessions == hands and sum(summary.endings.values()) >= hands
+    else:
+        assert sum(summary.endings.values()) == hands
 
 
 def test_deal_passes_left_and_big_one_stake() -> None:
@@ -69,3 +73,46 @@ def test_simulate_tallies_the_settlement_of_each_session(ref: Any) -> None:
         total = [t + m for t, m in zip(total, session.settlement().money)]
     assert tally.pay_sum == total
     assert tally.sessions == 2
+
+
+def test_a_match_leaves_out_the_eliminated_and_the_deal_skips_them() -> None:
+    rs = load_ruleset(TESTS / "variations" / "x16-match-elimination.yaml")
+    session = Session(rs, 3, dealer=0)
+    seen_seats, dealers = [], []
+    h = 0
+    while not session.is_over():
+        state = session.start_hand(seed=100 + h)
+        seen_seats.append(session.seats)
+        dealers.append(session.seats[state.dealer])
+        while not state.is_terminal():
+            state.apply(greedy_bot(observation(state, state.current_player()), state.legal_actions(), Rng(h)))
+        record = session.finish_hand(state)
+        for g in record.eliminated:
+            assert session.scores[g] >= 30 and g not in session.active
+        h += 1
+    assert len(session.active) == 1 and session.settlement().winners == session.active
+    assert all(d in seats for d, seats in zip(dealers, seen_seats))          # a dealer is always still in
+    assert len(seen_seats[-1]) < 3                                            # someone went out
+    assert sum(session.money()) == 0
+
+
+def test_a_match_that_ends_on_the_totals_is_won_by_the_lowest() -> None:
+    rs = load_ruleset(TESTS / "variations" / "x16-match-first-to-50.yaml")
+    summary = simulate(rs, [greedy_bot] * 3, 5, 7)
+    assert summary.sessions == 5
+    session = Session(rs, 3)
+    while not session.is_over():
+        state = session.start_hand(seed=session.index)
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[-1])
+        session.finish_hand(state)
+    assert max(session.scores) >= 50 and session.settlement().winners == [
+        s for s in range(3) if session.scores[s] == min(session.scores)]
+
+
+def test_simulated_match_wins_do_not_depend_on_workers() -> None:
+    from tonkdsl.simulate import Spec, run, summary as summarize
+    spec = Spec(str(TESTS / "variations" / "x16-match-elimination.yaml"), ("greedy", "greedy", "random"), 5)
+    one, two = summarize(run(spec, 40)), summarize(run(spec, 40, workers=2))
+    assert one["matches"] == two["matches"] and one["matches"]["matches"] == 40
+    assert sum(w["wins"] for w in one["matches"]["wins"]) >= 40

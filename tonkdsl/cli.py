@@ -165,7 +165,7 @@ def check(scenarios: tuple[Path, ...], as_json: bool) -> None:
 @main.command("simulate")
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("-n", "--hands", default=1000, show_default=True, type=click.IntRange(1, 100_000_000),
-              help="How many hands to play (per ruleset).")
+              help="How many hands to play (per ruleset); for a ruleset that plays matches, how many matches.")
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 12))
 @click.option("--seed", default=0, show_default=True, type=int, help="Master seed; hand i uses a seed derived from it.")
 @click.option("--bots", default="greedy", show_default=True,

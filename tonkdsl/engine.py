@@ -34,7 +34,7 @@ class State(TurnRules):
         "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-        "seed", "rebuilds", "dropper", "eat_queue", "eaten")
+        "seed", "rebuilds", "dropper", "eat_queue", "eaten", "totals")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -92,6 +92,7 @@ class State(TurnRules):
         # out_of_turn_seat), and whether the card taken this turn was eaten.
         self.eat_queue: list[int] = []
         self.eaten = False
+        self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -350,7 +351,7 @@ def seat_order(dealer: int, num_players: int) -> tuple[int, ...]:
 
 
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
-         layout: Layout | None = None, unit: int | None = None) -> State:
+         layout: Layout | None = None, unit: int | None = None, totals: Sequence[int] | None = None) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
 
     Cards fixed by ``layout`` are placed first; every other card is ordered by the seeded
@@ -362,6 +363,8 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     dealer = num_players - 1 if dealer is None else dealer
     state = State(rs, num_players, dealer, stake, unit)
     state.seed = seed
+    if totals is not None:
+        state.totals = tuple(totals)
     sizes = hand_sizes(state) if rs.extra_cards else None
     need = (sum(sizes) if sizes else num_players * rs.hand_size) + (1 if rs.upcard else 0)
     size = len(state.pack)
@@ -385,6 +388,10 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
             state.set_hand(seat, cards)
         seats = tuple(seat for seat in seats if seat not in layout.hands)
     Rng(seed).shuffle(order)  # the order in which the cards not placed are dealt
+    free = (sum(sizes[s] for s in seats) if sizes else len(seats) * rs.hand_size) + (
+        1 if rs.upcard and layout.upcard is None else 0)
+    if free > len(order):
+        raise ValueError(f"the cards placed leave {len(order)} to deal, but the hands and upcard need {free}")
     # One card at a time, clockwise from the dealer's left, to each seat not fixed by the layout.
     if sizes is None:
         dealt = len(seats) * rs.hand_size

@@ -51,7 +51,7 @@ class Game:
     names: list[str]
     seats: list[str]  # "human" or a bot name, per seat
     stake: int
-    hands: int
+    hands: int | None  # None: a match, played to its end
     seed: int
     first_dealer: int
     save_path: Path | None = None
@@ -74,7 +74,8 @@ class Game:
                  for bet in self.ruleset.session.side_bets if bet.kind == "named_suit"}
         self.deals.append({
             "seed": seed,
-            "hands": {self.names[s]: [names[c] for c in state.dealt_hands[s]] for s in range(len(self.names))},
+            "hands": {self.names[g]: [names[c] for c in state.dealt_hands[s]]
+                      for s, g in enumerate(self.session.seats)},
             **({"upcard": names[state.discard_pile[0]]} if state.discard_pile else {}),
             "stock": [names[c] for c in reversed(state.stock)],
             **({"side_bets": {k: {"suit": v} for k, v in suits.items()}} if suits else {}),
@@ -87,21 +88,27 @@ class Game:
     def apply(self, seat: int, action: A.Action) -> None:
         assert self.state is not None
         self.state.apply(action, player=seat)
-        self.deals[-1]["actions"].append(f"{self.names[seat]} {action}")
+        self.deals[-1]["actions"].append(f"{self.names[self.session.seats[seat]]} {action}")
         self.save()
 
     def named_suits(self) -> dict[str, str]:
         bets = self.deals[-1].get("side_bets", {}) if self.deals else {}
         return {k: v["suit"] for k, v in bets.items()}
 
-    def finish_hand(self) -> None:
+    def finish_hand(self) -> tuple[int, ...]:
+        """Book the hand; returns the seats out of the match after it."""
         assert self.state is not None and self.state.is_terminal()
-        self.session.finish_hand(self.state, named_suits=self.named_suits())
+        record = self.session.finish_hand(self.state, named_suits=self.named_suits())
         self.state = None
         self.save()
+        return record.eliminated
 
     def bot(self, seat: int) -> Policy:
-        return BOTS[self.seats[seat]]
+        return BOTS[self.seats[self.session.seats[seat]]]
+
+    def hand_names(self) -> list[str]:
+        """The names of the players of the hand, by its seats (those still in the match)."""
+        return [self.names[g] for g in self.session.seats]
 
     def bot_rng(self) -> Rng:
         """A generator for the next bot decision, fixed by the game's seed and position."""
@@ -115,7 +122,7 @@ class Game:
             "players": self.names,
             "dealer": self.names[self.first_dealer],
             "stake": self.stake,
-            "session_hands": self.hands,
+            **({"session_hands": self.hands} if self.hands is not None else {}),
             "play": {"seats": self.seats, "seed": self.seed},
             "deals": self.deals,
         }
@@ -156,7 +163,7 @@ def new_game(ruleset_ref: str, *, players: int, bots: Sequence[str], stake: int,
             raise ValueError(f"unknown bot '{k}' (bots: {', '.join(BOTS)})")
     names = [name] + [f"{k.capitalize()}{i}" for i, k in enumerate(kinds, 1)]
     dealer, _cuts = cut_for_deal(rs, players, Rng(seed))
-    total = hands or rs.session.hands or 1
+    total = hands or rs.session.hands or (None if rs.session.is_match else 1)  # a match runs to its end
     return Game(rs, ref, names, [HUMAN] + kinds, stake, total, seed, dealer, save)
 
 
@@ -173,14 +180,16 @@ def resume_game(path: Path) -> Game:
             "save-play", "this is not a saved game of tonk play: 'play' must give 'seats' (human or a bot "
             "for each player) and 'seed'", ("play",))])
     game = Game(scn.ruleset, scn.ruleset_ref, scn.players, list(seats), scn.stake,
-                scn.session_hands or len(scn.deals), seed, scn.dealer, path)
+                scn.session_hands or (None if scn.ruleset.session.is_match else len(scn.deals)), seed, scn.dealer, path)
     for i, d in enumerate(scn.deals):
         state = game.session.start_hand(seed=d.seed, layout=d.layout)
         game.deals.append(raw["deals"][i] | {"actions": []})
         game.state = state
         for j, (seat, act, text) in enumerate(d.actions):
             try:
-                state.apply(act, player=seat)
+                if seat not in game.session.seats:
+                    raise IllegalAction("that player is out of the match")
+                state.apply(act, player=game.session.seats.index(seat))
             except IllegalAction as exc:
                 raise LoadError([scn.source.diagnostic(
                     "save-action", f"the saved action '{text}' is not legal ({exc}): the file was changed or "
@@ -212,20 +221,23 @@ class Player:
                 if g.session.is_over():
                     return self.finish()
                 started = g.start_hand()
-                self.screen.say(f"\nHand {g.session.index + 1} of {g.hands}: {g.names[started.dealer]} deals.")
+                of = f"of {g.hands}" if g.hands is not None else "of the match"
+                self.screen.say(f"\nHand {g.session.index + 1} {of}: {g.hand_names()[started.dealer]} deals.")
                 for bet, suit in g.named_suits().items():
                     self.screen.say(f"Side bet {bet}: the dealer names {suit}; everyone puts in.")
             state = g.state
             assert state is not None
             if state.is_terminal():
                 self.show_end(state)
-                g.finish_hand()
+                out = g.finish_hand()
+                for seat in out:
+                    self.screen.say(f"{g.names[seat]} {'are' if g.names[seat] == 'You' else 'is'} out of the match.")
                 continue
             seat = state.current_player()
-            if g.seats[seat] != HUMAN:
+            if g.seats[g.session.seats[seat]] != HUMAN:
                 action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
                 g.apply(seat, action)
-                self.screen.say(f"{g.names[seat]}: {action}")
+                self.screen.say(f"{g.hand_names()[seat]}: {action}")
                 continue
             if not self.human_turn(state, seat):
                 self.screen.say("Game saved." if g.save_path else "Bye.")
@@ -235,8 +247,9 @@ class Player:
         g = self.game
         view = observation(state, seat)
         legal = state.legal_actions()
-        self.screen.show_turn(view, g.names, legal, g.session.ledger,
-                              g.session.scores if g.ruleset.score_sheet != "money" else None)
+        seats = g.session.seats
+        self.screen.show_turn(view, g.hand_names(), legal, [g.session.ledger[s] for s in seats],
+                              [g.session.scores[s] for s in seats] if g.ruleset.score_sheet != "money" else None)
         while True:
             try:
                 text = self.read("> ").strip()
@@ -272,15 +285,20 @@ class Player:
         out = state.outcome()
         assert out is not None
         names = state.pack.names
-        self.screen.show_end(out, self.game.names, [[names[c] for c in h] for h in state.hands])
+        self.screen.show_end(out, self.game.hand_names(), [[names[c] for c in h] for h in state.hands])
 
     def finish(self) -> int:
         g = self.game
         settle = g.session.settlement()
-        self.screen.say("\n== session over ==")
+        match = g.ruleset.session.is_match
+        self.screen.say("\n== match over ==" if match else "\n== session over ==")
         for seat, name in enumerate(g.names):
-            self.screen.say(f"  {name}: {settle.money[seat]:+d}")
-        self.screen.say("Won by " + ", ".join(g.names[s] for s in settle.winners))
+            if g.ruleset.score_sheet == "money":
+                self.screen.say(f"  {name}: {settle.money[seat]:+d}")
+            else:
+                out = "" if seat in g.session.active else " (out)"
+                self.screen.say(f"  {name}: score {g.session.scores[seat]}{out}")
+        self.screen.say(("Match won by " if match else "Won by ") + ", ".join(g.names[s] for s in settle.winners))
         return 0
 
 

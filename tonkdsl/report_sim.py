@@ -69,6 +69,22 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
         text = f"{ln['mean']:.1f} [{ln['ci95'][0]:.1f}, {ln['ci95'][1]:.1f}], {ln['median']}, {ln['p90']}"
         row += text.ljust(width) + mark(ref, "length")
     lines.append(row)
+    if any("matches" in d for _, _, d in results):
+        lines.append("matches won, by seat")
+        for i in range(first["players"]):
+            row = f"  seat {i + 1:<15}"
+            for ref, _, d in results:
+                w = d["matches"]["wins"][i] if "matches" in d else None
+                row += (_pct(w["share"], w["ci95"]) if w else "-").ljust(width) + "  "
+            lines.append(row)
+        row = f"  {'match length, hands':<20}"
+        for ref, _, d in results:
+            if "matches" in d:
+                mh = d["matches"]["hands"]
+                row += f"{mh['mean']:.1f} [{mh['ci95'][0]:.1f}, {mh['ci95'][1]:.1f}], {mh['median']}, {mh['p90']}".ljust(width) + "  "
+            else:
+                row += "-".ljust(width + 2)
+        lines.append(row)
     for ref, name, d in results:
         lines.append(f"rules that paid ({name}), share of hands")
         for rule, r in d["rules"].items():

@@ -75,6 +75,14 @@ class SessionRules:
     big_one_last: int
     big_one_multiplier: int
     side_bets: tuple[SideBet, ...]
+    ends_when: Compiled | None = None  # a match: ends after the hand where this holds
+    eliminate_when: Compiled | None = None  # a player is out after a hand where this holds
+    lowest_total_wins: bool | None = None  # None: as scoring.lowest_wins says
+
+    @property
+    def is_match(self) -> bool:
+        """Whether sessions end on the players' totals rather than on a number of hands."""
+        return self.ends_when is not None or self.eliminate_when is not None
 
 
 @dataclass(frozen=True)
@@ -407,8 +415,12 @@ class _Builder:
             amount = self.expr(("session", "side_bets", j, "amount"), NUM, (), subject=False)
             if amount is not None:
                 bets.append(SideBet(bet["id"], bet["kind"], amount, bool(bet.get("carry_over", False))))
+        ends_when = self.expr(("session", "ends_when"), BOOL, (), subject=False, required=False)
+        eliminate = self.expr(("session", "eliminate_when"), BOOL, ("actor",), required=False)
+        winner = s.get("winner")
         return SessionRules(s.get("hands"), int(big.get("last_hands", 0)), int(big.get("multiplier", 1)),
-                            tuple(bets))
+                            tuple(bets), ends_when, eliminate,
+                            None if winner is None else winner == "lowest_total")
 
     def slapping(self) -> Slapping | None:
         s = self.get(("slapping",))

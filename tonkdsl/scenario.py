@@ -154,8 +154,11 @@ class _DealReader:
         # None: a later deal of a session, checked when it is dealt.
         self.sizes: list[int] | None = [ruleset.hand_size] * len(players)
 
-    def know_dealer(self, dealer: int | None) -> None:
+    def know_dealer(self, dealer: int | None, later: bool = False) -> None:
         rs = self.rs
+        if later and rs.session.is_match:
+            self.sizes = None  # players may be out of the match by then: checked when dealt
+            return
         if not rs.extra_cards:
             return
         if dealer is None:
@@ -234,7 +237,7 @@ class _DealReader:
             if cid is not None:
                 stock.append(cid)
         room = len(pack) - (sum(self.sizes) if self.sizes else len(self.players) * rs.hand_size) - (1 if rs.upcard else 0)
-        if len(stock) > room:
+        if len(stock) > room and self.sizes is not None:  # a later deal of a session is checked when dealt
             r.err(base + ("stock",), f"the stock holds {room} cards in this deal, but {len(stock)} are listed")
         acts: list[tuple[int, Action, str]] = []
         raw_actions = d.get("actions") or []
@@ -344,7 +347,7 @@ def load_scenario(path: str | FsPath) -> Scenario:
             raw = []
         deals = []
         for i, item in enumerate(raw):
-            reader.know_dealer(dealer if i == 0 else None)
+            reader.know_dealer(dealer if i == 0 else None, later=i > 0)
             if not isinstance(item, dict):
                 r.err(("deals", i), "each deal is a mapping (seed, hands, upcard, stock, actions, expect)")
                 continue
@@ -365,10 +368,21 @@ def load_scenario(path: str | FsPath) -> Scenario:
                     session_hands, src)
 
 
-def _play(state: State, deal_: Deal, names: list[str]) -> tuple[int, dict[str, Any] | None]:
-    """Apply a deal's actions; returns how many were applied and the refusal, if any."""
+def _play(state: State, deal_: Deal, names: list[str],
+          seats: tuple[int, ...] | None = None) -> tuple[int, dict[str, Any] | None]:
+    """Apply a deal's actions; returns how many were applied and the refusal, if any.
+    ``seats``: the session seat of each seat of the hand (a match leaves some players out)."""
+    if seats is not None and len(seats) != len(names):
+        local = {g: i for i, g in enumerate(seats)}
+        names = [names[g] for g in seats]
+    else:
+        local = None
     for i, (seat, act, text) in enumerate(deal_.actions):
         reason: str | None = None
+        if local is not None:
+            if seat not in local:
+                return i, {"index": i + 1, "action": text, "message": "that player is out of the match"}
+            seat = local[seat]
         if state.is_terminal():
             reason = "the hand is over"
         elif seat != state.current_player() and not isinstance(act, Slap) and not state.may_act_out_of_turn(seat, act):
@@ -408,27 +422,32 @@ def _replay_session(scn: Scenario) -> Result:
             return Result(scn, state or State(scn.ruleset, len(names), scn.dealer, scn.stake), total,
                           {"hand": h + 1, "index": 0, "action": "",
                                                                   "message": f"hand {h + 1} cannot be dealt: {exc}"})
-        applied, error = _play(state, deal_, names)
+        seats = session.seats
+        local_names = [names[g] for g in seats]  # the players of this hand (a match leaves some out)
+        applied, error = _play(state, deal_, names, seats)
         total += applied
         if error is not None:
             return Result(scn, state, total, {"hand": h + 1, **error})
         if not state.is_terminal():
-            nxt = names[state.current_player()]
+            nxt = local_names[state.current_player()]
             if h == len(scn.deals) - 1:  # a session still being played (a saved game)
-                results.append(_hand_json(names, state, applied, scn.ruleset_ref))
+                results.append(_hand_json(local_names, state, applied, scn.ruleset_ref))
                 break
             return Result(scn, state, total, {"hand": h + 1, "index": applied, "action": "",
                                               "message": f"hand {h + 1} is not over (next: {nxt}); "
                                                          "only the last hand of a session may be unfinished"})
         record = session.finish_hand(state, named_suits=deal_.named_suits, bettors=deal_.bettors)
-        results.append(_record_json(names, state, applied, scn.ruleset_ref, record))
+        results.append(_record_json(names, local_names, state, applied, scn.ruleset_ref, record))
     assert state is not None
     return Result(scn, state, total, None, results, session)
 
 
-def _record_json(names: list[str], state: State, applied: int, ref: str, record: HandRecord) -> dict[str, Any]:
-    data = _hand_json(names, state, applied, ref)
+def _record_json(names: list[str], local_names: list[str], state: State, applied: int, ref: str,
+                 record: HandRecord) -> dict[str, Any]:
+    data = _hand_json(local_names, state, applied, ref)
     data["dealer"] = names[record.dealer]
+    if record.eliminated:
+        data["eliminated"] = [names[g] for g in record.eliminated]
     data["stake"] = record.stake
     if record.bets:
         data["side_bets"] = {

@@ -69,4 +69,5 @@ class Screen:
             self.say(f"  {name}: {' '.join(hands[seat]) or '(no cards)'}  count {outcome.counts[seat]}, "
                      f"payout {outcome.payouts[seat]:+d}{score}")
         for p in outcome.payments:
-            self.say(f"  {names[p.payer]} pays {names[p.payee]} {p.amount}  ({p.rule})")
+            pays = "pay" if names[p.payer] == "You" else "pays"  # the person at the keyboard is 'You'
+            self.say(f"  {names[p.payer]} {pays} {names[p.payee]} {p.amount}  ({p.rule})")

@@ -26,13 +26,19 @@ class BetResult:
     pot_after: int
 
 
+# A match that never meets its end (a condition that cannot hold) stops after this many hands.
+MAX_MATCH_HANDS = 1000
+
+
 @dataclass(frozen=True)
 class HandRecord:
     index: int
     dealer: int
     stake: int
-    outcome: Outcome
+    outcome: Outcome  # by the hand's own seats (``seats``)
     bets: tuple[BetResult, ...] = ()
+    seats: tuple[int, ...] = ()  # the session seat of each seat of the hand (players still in)
+    eliminated: tuple[int, ...] = ()  # session seats out of the match after this hand
 
 
 @dataclass(frozen=True)
@@ -54,12 +60,15 @@ class Session:
     scores: list[int] = field(default_factory=list)
     pots: dict[str, list[int]] = field(default_factory=dict)  # bet id -> contributions by seat
     records: list[HandRecord] = field(default_factory=list)
+    active: list[int] = field(default_factory=list)  # the seats still in the match, in seat order
+    match_over: bool = False  # the match's end condition held after a hand
 
     def __post_init__(self) -> None:
         if self.hands is None:
             self.hands = self.ruleset.session.hands
         self.ledger = self.ledger or [0] * self.num_players
         self.scores = self.scores or [0] * self.num_players
+        self.active = self.active or list(range(self.num_players))
         for bet in self.ruleset.session.side_bets:
             self.pots.setdefault(bet.id, [0] * self.num_players)
 
@@ -67,8 +76,21 @@ class Session:
     def index(self) -> int:
         return len(self.records)
 
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The session seat of each seat of the next (or current) hand: the players still in."""
+        return tuple(self.active)
+
     def is_over(self) -> bool:
-        return self.hands is not None and self.index >= self.hands
+        if self.hands is not None and self.index >= self.hands:
+            return True
+        if self.ruleset.session.is_match:
+            return self.match_over or len(self.active) <= 1 or self.index >= MAX_MATCH_HANDS
+        return False
+
+    def totals(self) -> list[int]:
+        """Each seat's total so far: the score sheet, or the money where there is none."""
+        return list(self.scores) if self.ruleset.score_sheet != "money" else list(self.ledger)
 
     def stake_for(self, index: int) -> int:
         """The stake of hand ``index``: the last hands of a session may be for more ("the Big One")."""
@@ -78,10 +100,20 @@ class Session:
         return self.stake
 
     def start_hand(self, *, seed: int = 0, layout: Layout | None = None) -> State:
+        """Deal the next hand to the players still in (its seats are ``seats``, in order)."""
         if self.is_over():
-            raise ValueError(f"the session is over ({self.hands} hands)")
-        return deal(self.ruleset, self.num_players, seed=seed, dealer=self.dealer,
-                    stake=self.stake_for(self.index), layout=layout, unit=self.stake)
+            raise ValueError(f"the session is over ({self.index} hands)")
+        seats = self.active
+        if layout is not None and len(seats) < self.num_players:
+            local = {g: i for i, g in enumerate(seats)}
+            out = [g for g in layout.hands if g not in local]
+            if out:
+                raise ValueError(f"seat {out[0]} is out of the match and is dealt no hand")
+            layout = Layout({local[g]: h for g, h in layout.hands.items()}, layout.upcard, layout.stock_top)
+        totals = self.totals()
+        return deal(self.ruleset, len(seats), seed=seed, dealer=seats.index(self.dealer),
+                    stake=self.stake_for(self.index), layout=layout, unit=self.stake,
+                    totals=tuple(totals[g] for g in seats))
 
     def finish_hand(self, state: State, *, named_suits: Mapping[str, str] | None = None,
                     bettors: Mapping[str, Sequence[int]] | None = None) -> HandRecord:
@@ -89,17 +121,58 @@ class Session:
         outcome = state.outcome()
         if outcome is None:
             raise ValueError("the hand is not over")
+        seats = tuple(self.active)
         for seat, v in enumerate(outcome.payouts):
-            self.ledger[seat] += v
+            self.ledger[seats[seat]] += v
         for seat, v in enumerate(outcome.scores):
-            self.scores[seat] += v
+            self.scores[seats[seat]] += v
         side_bets = self.ruleset.session.side_bets
         bets = tuple(self._settle_bet(state, bet, (named_suits or {}).get(bet.id),
                                       (bettors or {}).get(bet.id)) for bet in side_bets) if side_bets else ()
-        record = HandRecord(self.index, self.dealer, state.stake, outcome, bets)
+        nxt = seats[next_dealer(self.ruleset, state.dealer, len(seats), state)]
+        out = self._match_after(state, seats)
+        record = HandRecord(self.index, self.dealer, state.stake, outcome, bets, seats, out)
         self.records.append(record)
-        self.dealer = next_dealer(self.ruleset, self.dealer, self.num_players, state)
+        while nxt not in self.active:  # an eliminated dealer: the deal passes to the next player still in
+            nxt = (nxt + 1) % self.num_players
+        self.dealer = nxt
         return record
+
+    def _match_after(self, state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+        """After a hand of a match: who is out, and whether the match is over."""
+        rules = self.ruleset.session
+        if not rules.is_match:
+            return ()
+        totals = self.totals()
+        state.totals = tuple(totals[g] for g in seats)  # the expressions read the totals after the hand
+        out: list[int] = []
+        try:
+            if rules.eliminate_when is not None:
+                out = [g for i, g in enumerate(seats) if state._eval(rules.eliminate_when, EvalContext(state, i))]
+                if len(out) == len(seats):  # everyone out at once: the best totals stay in
+                    best = self._best([totals[g] for g in seats])
+                    out = [g for g in out if totals[g] != best]
+                for g in out:
+                    self.active.remove(g)
+            if rules.ends_when is not None and state._eval(rules.ends_when, EvalContext(state)):
+                self.match_over = True
+        except EvalError as exc:
+            raise RulesetError(f"the match rule failed: {exc}") from None
+        return tuple(out)
+
+    def _best(self, totals: Sequence[int]) -> int:
+        lowest = self.ruleset.session.lowest_total_wins
+        if lowest is None:
+            lowest = self.ruleset.lowest_score_wins
+        return min(totals) if lowest else max(totals)
+
+    def match_winners(self) -> list[int]:
+        """The winners of a match: the last player left, else the best total among those still in."""
+        if len(self.active) == 1:
+            return list(self.active)
+        totals = self.totals()
+        best = self._best([totals[g] for g in self.active])
+        return [g for g in self.active if totals[g] == best]
 
     def _settle_bet(self, state: State, bet: SideBet, suit: str | None, bettors: Sequence[int] | None) -> BetResult:
         try:
@@ -107,13 +180,15 @@ class Session:
         except EvalError as exc:
             raise RulesetError(f"the side bet '{bet.id}' failed: {exc}") from None
         pot = self.pots[bet.id]
-        seats = list(range(self.num_players)) if bettors is None else sorted(set(bettors))
+        seats = list(range(state.num_players)) if bettors is None else sorted(set(bettors))
         paid = [0] * self.num_players
+        to_session = self.active  # a seat of the hand -> a seat of the session
         for s in seats:
-            paid[s] = amount
-            pot[s] += amount
-            self.ledger[s] -= amount
+            paid[to_session[s]] = amount
+            pot[to_session[s]] += amount
+            self.ledger[to_session[s]] -= amount
         winner = self._bet_winner(state, bet, suit, seats)
+        winner = None if winner is None else to_session[winner]
         won = 0
         if winner is not None:
             won = sum(pot)
@@ -154,6 +229,8 @@ class Session:
     def settlement(self) -> Settlement:
         """Money at the end (:meth:`money`) and who won the session."""
         money = self.money()
+        if self.ruleset.session.is_match:
+            return Settlement(money, self.match_winners())
         if self.ruleset.score_sheet == "points":
             best = min(self.scores) if self.ruleset.lowest_score_wins else max(self.scores)
             winners = [s for s, v in enumerate(self.scores) if v == best]

@@ -75,7 +75,11 @@ def _ruleset(ref: str) -> Ruleset:
 
 
 def session_length(rs: Ruleset) -> int:
-    return rs.session.hands or 1
+    """Hands per session (a task holds whole sessions); a match counts as one (it is the unit)."""
+    return 1 if rs.session.is_match else rs.session.hands or 1
+
+
+MATCH_CHUNK = 20  # matches per task sent to a worker
 
 
 def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False, *,
@@ -83,6 +87,8 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
     """Play ``hands`` hands from hand index ``first_hand`` (whole sessions); a worker's task."""
     rs = ruleset if ruleset is not None else _ruleset(spec.ruleset)
     bots = list(bots) if bots is not None else [BOTS[b] for b in spec.bots]
+    if rs.session.is_match:
+        return run_matches(spec, first_hand, hands, records, ruleset=rs, bots=bots)
     players = spec.players
     length = session_length(rs)
     tally = Tally(players)
@@ -125,7 +131,56 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
     return tally, lines
 
 
+def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: Ruleset,
+                bots: Sequence[Policy]) -> tuple[Tally, list[str]]:
+    """Play matches ``first`` to ``first + count`` (a match: hands until the ruleset's match
+    end); match ``m`` is seeded with ``derive_seed(seed, m)`` and its hand ``h`` with
+    ``derive_seed`` of that and ``h``; the first dealer moves round the table match by match."""
+    rs = ruleset
+    players = spec.players
+    tally = Tally(players)
+    lines: list[str] = []
+    for m in range(first, first + count):
+        match_seed = derive_seed(spec.seed, m)
+        session = Session(rs, players, stake=spec.stake, dealer=m % players)
+        h = 0
+        while not session.is_over():
+            hand_seed = derive_seed(match_seed, h)
+            rng = Rng(hand_seed ^ 0x5DEECE66D)
+            state = session.start_hand(seed=hand_seed)
+            seats = session.seats
+            n = play_out(state, [bots[g] for g in seats], rng)
+            outcome = state._outcome
+            assert outcome is not None
+            record = session.finish_hand(state)
+            tally.hands += 1
+            tally.actions += n
+            tally.lengths[n] += 1
+            tally.endings[outcome.end] += 1
+            for rule in outcome.rules:
+                tally.rules[rule] += 1
+            if records:
+                lines.append(json.dumps({
+                    "match": m, "hand": h, "seed": hand_seed, "seats": list(seats), "dealer": seats[state.dealer],
+                    "end": outcome.end, "winners": [seats[w] for w in outcome.winners],
+                    "payouts": list(outcome.payouts), "scores": list(outcome.scores),
+                    "eliminated": list(record.eliminated), "actions": n, "rules": list(outcome.rules)}))
+            h += 1
+        money = session.money()
+        tally.sessions += 1
+        tally.match_lengths[h] += 1
+        for seat in session.match_winners():
+            tally.match_wins[seat] += 1
+        for seat in range(players):
+            tally.pay_sum[seat] += money[seat]
+            tally.pay_sq[seat] += money[seat] * money[seat]
+            tally.score_sum[seat] += session.scores[seat]
+    return tally, lines
+
+
 def _chunks(spec: Spec, hands: int) -> list[tuple[int, int]]:
+    if _ruleset(spec.ruleset).session.is_match:  # 'hands' counts matches
+        return [(start, min(MATCH_CHUNK, hands - start)) for start in range(0, hands, MATCH_CHUNK)]
     length = session_length(_ruleset(spec.ruleset))
     size = max(length, (CHUNK_HANDS // length) * length)
     return [(start, min(size, hands - start)) for start in range(0, hands, size)]
@@ -204,12 +259,27 @@ def summary(tally: Tally) -> dict[str, Any]:
     for rule, k in sorted(tally.rules.items()):
         lo, hi = wilson(k, n)
         rules[rule] = {"hands": k, "share": k / n if n else 0.0, "ci95": [lo, hi]}
+    matches: dict[str, Any] = {}
+    if tally.match_lengths:
+        m = tally.sessions
+        wins = []
+        for seat in range(tally.players):
+            k = tally.match_wins[seat]
+            lo, hi = wilson(k, m)
+            wins.append({"seat": seat + 1, "wins": k, "share": k / m if m else 0.0, "ci95": [lo, hi]})
+        total = sum(v * c for v, c in tally.match_lengths.items())
+        sq = sum(v * v * c for v, c in tally.match_lengths.items())
+        mean, mlo, mhi = mean_ci(total, sq, m)
+        matches = {"matches": m, "wins": wins,
+                   "hands": {"mean": mean, "ci95": [mlo, mhi], "median": quantile(tally.match_lengths, 0.5),
+                             "p90": quantile(tally.match_lengths, 0.9)}}
     return {
         "hands": n, "players": tally.players, "sessions": tally.sessions,
         "endings": endings, "seats": seats,
         "length": {"mean": mean_len, "ci95": [llo, lhi], "median": quantile(tally.lengths, 0.5),
                    "p90": quantile(tally.lengths, 0.9)},
         "rules": rules,
+        **({"matches": matches} if matches else {}),
     }
 
 

@@ -25,11 +25,14 @@ class Tally:
     pay_sq: list[int] = field(default_factory=list)  # sum of squares of per-session money, per seat
     score_sum: list[int] = field(default_factory=list)
     lengths: Counter[int] = field(default_factory=Counter)  # actions per hand -> hands
+    match_wins: list[int] = field(default_factory=list)  # matches won per seat (a shared win counts for each)
+    match_lengths: Counter[int] = field(default_factory=Counter)  # hands per match -> matches
 
     def __post_init__(self) -> None:
         self.pay_sum = self.pay_sum or [0] * self.players
         self.pay_sq = self.pay_sq or [0] * self.players
         self.score_sum = self.score_sum or [0] * self.players
+        self.match_wins = self.match_wins or [0] * self.players
 
     def add(self, other: "Tally") -> None:
         self.hands += other.hands
@@ -38,7 +41,9 @@ class Tally:
         self.endings.update(other.endings)
         self.rules.update(other.rules)
         self.lengths.update(other.lengths)
+        self.match_lengths.update(other.match_lengths)
         for i in range(self.players):
+            self.match_wins[i] += other.match_wins[i]
             self.pay_sum[i] += other.pay_sum[i]
             self.pay_sq[i] += other.pay_sq[i]
             self.score_sum[i] += other.score_sum[i]

@@ -232,6 +232,11 @@ def _say(path: tuple[Any, ...], x: Any, y: Any) -> str | None:
             who = "by any player" if allowed in ("true", "True") else f"when {words(allowed)}"
             return f"eating the last discard out of turn {who}{once}"
         return f"{eat(x)} -> {eat(y)}"
+    if path in (("session", "ends_when"), ("session", "eliminate_when")):
+        what = "The match ends after a hand where" if path[1] == "ends_when" else "A player is out of the match when"
+        def cond(v: Any) -> str:
+            return "(no such rule)" if v is _MISSING else words(str(v))
+        return f"{what}: {cond(x)} -> {cond(y)}"
     if path == ("melds", "min_natural"):
         return f"A spread holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
     if path == ("melds", "max_wild"):

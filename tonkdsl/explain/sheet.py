@@ -326,9 +326,21 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
              "units": "Payouts are not paid: they are written on a score sheet in units of the stake and settled at "
                       "the end of the session.",
              "points": "No money changes hands: the score sheet keeps the points above"
-                       + (", and the lowest score wins the session." if rs.lowest_score_wins else ".")}[rs.score_sheet]
+                       + (", and the lowest score wins." if rs.lowest_score_wins else ".")}[rs.score_sheet]
     sess.lines.append(sheet)
-    if rs.session.hands:
+    rules = rs.session
+    if rules.is_match:
+        total = "score" if rs.score_sheet != "money" else "money"
+        lowest = rules.lowest_total_wins if rules.lowest_total_wins is not None else rs.lowest_score_wins
+        if rules.eliminate_when is not None:
+            sess.lines.append(f"A match: after each hand, a player is out when {words(rules.eliminate_when.source)} "
+                              f"(the player's total is their {total} so far); the last one left wins the match.")
+        if rules.ends_when is not None:
+            sess.lines.append(f"A match ends after the hand where {words(rules.ends_when.source)}; then the "
+                              f"{'lowest' if lowest else 'highest'} total wins the match.")
+        if rules.hands:
+            sess.lines.append(f"A match lasts at most {rules.hands} hands.")
+    elif rules.hands:
         sess.lines.append(f"A session is {rs.session.hands} hands.")
     if rs.session.big_one_last:
         sess.lines.append(f"The Big One: the last {rs.session.big_one_last} hand(s) of a session are played for "

@@ -22,7 +22,7 @@ _ATTRS = {"count": "count", "cards": "number of cards", "dealt_count": "count as
           "spreads_this_turn": "spreads laid this turn", "hits": "cards hit onto spreads", "turns": "turns",
           "seat": "seat", "rank": "rank", "suit": "suit", "value": "value", "hand": "hand",
           "low_count": "lowest total", "high_count": "highest total", "totals": "possible totals",
-          "deadwood_count": "deadwood count"}
+          "deadwood_count": "deadwood count", "total": "total", "payout": "payout this hand"}
 # Functions over cards: how each reads, given its argument in words.
 _CARD_CALLS = {"is_book": "{} make a book", "is_run": "{} make a run", "largest_book": "the largest book in {}",
                "longest_run": "the longest run in {}", "deadwood": "the cards of {} left out of spreads",

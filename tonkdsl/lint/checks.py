@@ -8,6 +8,7 @@ locations of every line involved.
 | run-order-both-ends | warning | a rank at both ends of the run order while runs also turn the corner |
 | last-round-too-long | warning | a last round after a drop longer than the other players |
 | first-turn-short | note | a first turn without a draw, and no extra card for the opener |
+| match-never-ends | error | a match whose end condition is never true and where no one is ever eliminated |
 | deal-win-odds | note | the exact odds of each automatic win per dealt hand |
 | deal-win-impossible | error | an automatic win no hand can meet |
 | deal-win-always | error | an automatic win every hand meets |
@@ -47,6 +48,7 @@ CODES = {
     "run-order-both-ends": "A rank high or low in runs that also turn the corner",
     "last-round-too-long": "A last round longer than the other players",
     "first-turn-short": "An opener who starts a card short",
+    "match-never-ends": "A match that can never end",
     "deal-win-odds": "Odds of an automatic win per dealt hand",
     "deal-win-impossible": "An automatic win no hand can meet",
     "deal-win-always": "An automatic win every hand meets",
@@ -136,6 +138,20 @@ class _Linter:
                 break
         self.melds()
         self.turn_flow()
+        self.match()
+
+    def match(self) -> None:
+        """A match that can never end."""
+        rules = self.rs.session
+        if not rules.is_match or rules.hands:
+            return
+        ends = rules.ends_when is not None and rules.ends_when.constant is not False
+        out = rules.eliminate_when is not None and rules.eliminate_when.constant is not False
+        if not ends and not out:
+            key = "ends_when" if rules.ends_when is not None else "eliminate_when"
+            self.add("match-never-ends", "error", "the match can never end: its end condition is never true and "
+                     "no one is ever eliminated", ("session", key),
+                     hint="give a condition that the totals can meet (max(players.total) >= 100), or session.hands")
 
     def turn_flow(self) -> None:
         """Drop (knock) settings that cannot take effect."""
