@@ -35,6 +35,8 @@ EXPECTED = {
     "last-round-too-long": ("last-round-too-long", "warning"),
     "first-turn-short": ("first-turn-short", "note"),
     "match-never-ends": ("match-never-ends", "error"),
+    "pot-never-won": ("pot-never-won", "error"),
+    "bonus-never-paid": ("bonus-never-paid", "warning"),
 }
 # Intended warnings of shipped rulesets (docs/lint.md says why).
 INTENDED = {

@@ -137,14 +137,21 @@ def test_hand_invariants(ref: Any, players: int, seed: int, choice_seed: int, pa
     state, _ = play(rs, players, seed, choice_seed, patient, check_each_action=True)
     out = state.outcome()
     assert out is not None
-    assert sum(out.payouts) == 0
+    assert sum(out.payouts) + out.pot_change == 0  # money is conserved: the players and the pot
+    assert state.pot == out.pot_change >= 0  # the hand started with an empty pot
     assert len(out.payouts) == players
     assert all(p.amount > 0 and p.payer != p.payee for p in out.payments)
+    during = {"ante"} | {b.transfer.id for b in rs.bonuses}  # paid as the hand goes, not by its end
     if out.end in ("redeal", "dead_hand"):
-        assert out.payouts == (0,) * players
+        assert all(p.rule in during for p in out.payments)
     else:
         assert out.winners
-        assert all(out.payouts[w] >= 0 for w in out.winners)
+        gains = [0] * (players + 1)  # what the ending paid (antes and bonuses aside); the last: the pot
+        for p in out.payments:
+            if p.rule not in during:
+                gains[p.payer] -= p.amount
+                gains[p.payee] += p.amount
+        assert all(gains[w] >= 0 for w in out.winners)
 
 
 @pytest.mark.parametrize("ref", RULESETS)

@@ -14,9 +14,10 @@ from typing import Any, Mapping, Sequence
 from tonkdsl.actions import Discard
 from tonkdsl.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.names import EvalContext
-from tonkdsl.outcome import Outcome, Payment, deal_win_payments, net, run_scores, run_transfers
+from tonkdsl.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
+                             run_transfers)
 from tonkdsl.rng import Rng
-from tonkdsl.ruleset import DealWin, Ruleset
+from tonkdsl.ruleset import Bonus, DealWin, Ruleset
 from tonkdsl.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
 from tonkdsl.turn import TurnRules
 
@@ -34,7 +35,7 @@ class State(TurnRules):
         "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-        "seed", "rebuilds", "dropper", "eat_queue", "eaten", "totals")
+        "seed", "rebuilds", "dropper", "eat_queue", "eaten", "totals", "pot", "paid")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -93,6 +94,8 @@ class State(TurnRules):
         self.eat_queue: list[int] = []
         self.eaten = False
         self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
+        self.pot = 0  # the money in the pot (carried over from earlier hands by the session)
+        self.paid: list[Payment] = []  # payments made during the hand: antes, bonuses
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -133,6 +136,7 @@ class State(TurnRules):
         twin.deal_winners = set(self.deal_winners)
         twin.spread_log = list(self.spread_log)
         twin.eat_queue = list(self.eat_queue)
+        twin.paid = list(self.paid)
         return twin
 
     # --- hands ------------------------------------------------------------------------------
@@ -176,9 +180,11 @@ class State(TurnRules):
             raise RulesetError(f"the rule '{compiled.source}' failed: {exc}") from None
 
     # --- counters and events ------------------------------------------------------------
-    def _event(self, name: str, actor: int, owner: int | None = None) -> None:
+    def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None:
         if name not in self.melds.events_listened:
             return
+        if self.ruleset.bonuses:
+            self._bonuses(name, actor, owner, spread)
         for ci, counter in enumerate(self.ruleset.counters):
             values = self.counters[counter.name]
             for ei, ev in enumerate(counter.events):
@@ -209,6 +215,17 @@ class State(TurnRules):
                     values[t] = v
                     self.events_fired.add((counter.name, ei))
 
+    def _bonuses(self, name: str, actor: int, owner: int | None, spread: tuple[int, ...]) -> None:
+        """Pay the bonuses of this event at once (the hand goes on)."""
+        for bonus in self.ruleset.bonuses:
+            if bonus.on != name or (owner is None and "owner" in _names_of(bonus)):
+                continue
+            ctx = EvalContext(self, actor, owner=owner, spread=spread)
+            try:
+                self.paid += run_transfers(self, (bonus.transfer,), ctx)
+            except EvalError as exc:
+                raise RulesetError(str(exc)) from None
+
     # --- endings ------------------------------------------------------------------------
     def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None:
         self.dropper = dropper
@@ -225,6 +242,12 @@ class State(TurnRules):
         try:
             payments = run_transfers(self, spec.payouts, ctx)
             run_scores(self, spec.scores, ctx, scores)
+            rs = self.ruleset
+            if rs.most_lost is not None or rs.most_won is not None:
+                before = pot_change(payments)  # the pot already holds what these paid it
+                payments = capped(payments, None if rs.most_lost is None else int(self._eval(rs.most_lost, ctx)),
+                                  None if rs.most_won is None else int(self._eval(rs.most_won, ctx)))
+                self.pot -= before - pot_change(payments)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
         self._set_outcome(kind, winners, payments, scores=scores)
@@ -237,7 +260,9 @@ class State(TurnRules):
         self.phase = OVER
         self.slap_window = None
         self.out_of_turn_seat = None
+        payments = [*self.paid, *payments]  # antes and bonuses paid during the hand come first
         payouts = net(self.num_players, payments)
+        change = pot_change(payments)
         sheet = self.ruleset.score_sheet
         score_change: tuple[int, ...] = ()
         if sheet == "units":
@@ -250,7 +275,7 @@ class State(TurnRules):
             payouts = (0,) * self.num_players
             payments = ()
         self._outcome = Outcome(kind, winners, payouts, tuple(self.hand_value), tuple(payments), message,
-                                tuple(dict.fromkeys(map(_RULE, payments))), score_change)
+                                tuple(dict.fromkeys(map(_RULE, payments))), score_change, change)
 
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
@@ -305,6 +330,19 @@ class State(TurnRules):
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores)
 
 
+def _antes(state: State, ante: Any) -> None:
+    """Each player puts the ante into the pot as the hand is dealt."""
+    ctx = EvalContext(state)
+    for seat in range(state.num_players):
+        ctx.actor = seat
+        amount = int(state._eval(ante, ctx))
+        if amount < 0:
+            raise RulesetError(f"the ante '{ante.source}' is negative ({amount})")
+        if amount:
+            state.paid.append(Payment("ante", seat, POT, amount))
+            state.pot += amount
+
+
 def hand_sizes(state: State) -> list[int]:
     """How many cards each seat is dealt: the hand size, plus the ruleset's extra cards."""
     rs = state.ruleset
@@ -340,6 +378,12 @@ def _deal_uneven(order: list[int], sizes: list[int]) -> tuple[list[list[int]], i
     return hands, i
 
 
+def _names_of(bonus: Bonus) -> frozenset[str]:
+    t = bonus.transfer
+    return t.payers.names_used | t.payees.names_used | t.amount.names_used | (
+        t.when.names_used if t.when is not None else frozenset())
+
+
 _NO_LAYOUT = Layout({})
 _RULE = attrgetter("rule")  # of a Payment
 
@@ -351,7 +395,8 @@ def seat_order(dealer: int, num_players: int) -> tuple[int, ...]:
 
 
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
-         layout: Layout | None = None, unit: int | None = None, totals: Sequence[int] | None = None) -> State:
+         layout: Layout | None = None, unit: int | None = None, totals: Sequence[int] | None = None,
+         pot: int = 0) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
 
     Cards fixed by ``layout`` are placed first; every other card is ordered by the seeded
@@ -363,6 +408,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     dealer = num_players - 1 if dealer is None else dealer
     state = State(rs, num_players, dealer, stake, unit)
     state.seed = seed
+    state.pot = pot
     if totals is not None:
         state.totals = tuple(totals)
     sizes = hand_sizes(state) if rs.extra_cards else None
@@ -424,6 +470,8 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
         state.phase = PLAY  # the opener lays spreads and discards without drawing
     state.turn_number = 1
     state.stats[state.current].turns = 1
+    if rs.ante is not None:
+        _antes(state, rs.ante)
     state.check_deal_wins()
     if state._outcome is None and "turn_start" in state._listened:
         state._event("turn_start", state.current)

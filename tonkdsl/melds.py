@@ -74,7 +74,7 @@ class MeldRules:
         self.drop_varies = at_start and drop is not True and drop is not False
         # A drop (knock) may be made after drawing, before the discard or instead of it.
         self.play_drop = "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at
-        self.events_listened = frozenset(ev.on for c in rs.counters for ev in c.events)
+        self.events_listened = frozenset([ev.on for c in rs.counters for ev in c.events] + [b.on for b in rs.bonuses])
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
         suit_ids = {s: i for i, s in enumerate(dict.fromkeys(pack.suits))}

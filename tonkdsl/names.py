@@ -68,6 +68,7 @@ GLOBALS: dict[str, tuple[Type, Any, str]] = {
     "round": (NUM, attrgetter("state.round_number"), "the round number, 1 while each player has their first turn"),
     "spreads_on_table": (NUM, lambda c: len(c.state.spreads), "spreads laid so far this hand"),
     "dealer": (PLAYER, attrgetter("state.dealer"), "the dealer"),
+    "pot": (NUM, attrgetter("state.pot"), "the money in the pot (rulesets with a pot)"),
 }
 
 ROLES: dict[str, str] = {
@@ -87,7 +88,7 @@ def _winners(c: "EvalContext") -> tuple[int, ...]:
 
 # Sets (of cards or players) that exist in one place only.
 CARD_SETS: dict[str, tuple[Type, Any, str]] = {
-    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except)"),
+    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except; bonuses on spread_laid, spread_hit)"),
     "winners": (list_of(PLAYER), _winners, "the winners of the hand that just ended (deal.next_dealer)"),
 }
 

@@ -35,6 +35,17 @@ class Transfer:
     when: Compiled | None
 
 
+POT = -1  # the pot, where a payment's payer or payee is a seat
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A payment made the moment an event happens (``on``), without ending the hand."""
+
+    on: str
+    transfer: Transfer
+
+
 @dataclass(frozen=True)
 class ScoreEntry:
     """Each player of ``players`` adds ``points`` (evaluated for that player) to the score sheet."""
@@ -173,6 +184,10 @@ class Ruleset:
     next_dealers: tuple[NextDealer, ...]
     eat_allowed: Compiled | None  # None: no eating
     eat_spread_at_once: bool
+    ante: Compiled | None  # what each player puts into the pot at the deal (None: no pot)
+    bonuses: tuple[Bonus, ...]
+    most_lost: Compiled | None  # caps on what one hand's ending costs or brings a player
+    most_won: Compiled | None
     draw_from: tuple[str, ...]
     discard_must_be_used: bool
     discard_required: bool
@@ -384,16 +399,29 @@ class _Builder:
                 f"{most} may play", ("pack", "decks"), hint=f"end the list with up_to: {most}"))
         return tuple(table)
 
-    def transfer(self, path: Path, roles: tuple[str, ...]) -> Transfer | None:
+    def transfer(self, path: Path, roles: tuple[str, ...], card_sets: tuple[str, ...] = ()) -> Transfer | None:
         t = self.get(path)
-        a = self.expr(path + ("from",), PLAYERS, roles)
-        b = self.expr(path + ("to",), PLAYERS, roles)
-        amount = self.expr(path + ("amount",), NUM, roles + ("payer", "payee"))
-        when = self.expr(path + ("when",), BOOL, roles, required=False)
+        a = self._side(path + ("from",), roles, card_sets)
+        b = self._side(path + ("to",), roles, card_sets)
+        pot = a is _POT_SIDE or b is _POT_SIDE
+        amount = self.expr(path + ("amount",), NUM, roles + (() if pot else ("payer", "payee")), card_sets=card_sets)
+        when = self.expr(path + ("when",), BOOL, roles, required=False, card_sets=card_sets)
         if a is None or b is None or amount is None:
             return None
         tid = t.get("id") or f"{path[1]}-{len(path) and int(path[-1]) + 1}"
         return Transfer(tid, a, b, amount, when)
+
+    def _side(self, path: Path, roles: tuple[str, ...], card_sets: tuple[str, ...]) -> Compiled | None:
+        """One side of a transfer: a set of players, or the pot (the word 'pot')."""
+        raw = self.get(path)
+        if isinstance(raw, str) and raw.strip() == "pot":
+            if self.get(("pot",)) is None:
+                self.problems.append(self.doc.diagnostic(
+                    "pot-missing", "this payout pays to or from the pot, but the ruleset has no pot", path,
+                    hint="add pot: {ante: stake}"))
+                return None
+            return _POT_SIDE
+        return self.expr(path, PLAYERS, roles, card_sets=card_sets)
 
     def scores(self, path: Path, roles: tuple[str, ...]) -> tuple[ScoreEntry, ...]:
         out = []
@@ -457,6 +485,14 @@ class _Builder:
                                          rule.get("prefer"), rule.get("tie"), claim, scores))
         drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
         eat_allowed = self.expr(("turn", "eat", "allowed"), BOOL, act, required=False)
+        ante = self.expr(("pot", "ante"), NUM, (), subject=False, required=False)
+        bonuses = []
+        for j, b in enumerate(self.get(("bonuses",)) or []):
+            t = self.transfer(("bonuses", j), ("actor", "owner"), card_sets=("spread",))
+            if t is not None and isinstance(b, dict):
+                bonuses.append(Bonus(str(b.get("on")), t))
+        most_lost = self.expr(("limits", "most_lost"), NUM, (), subject=False, required=False)
+        most_won = self.expr(("limits", "most_won"), NUM, (), subject=False, required=False)
         first = self.get(("turn", "first_player"), "dealer_left")
         first_player = None if first == "dealer_left" else self.expr(("turn", "first_player"), PLAYERS, (),
                                                                        subject=False)
@@ -535,6 +571,7 @@ class _Builder:
             stock_rebuild=int((d.get("stock") or {}).get("rebuild", 0)),
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
             eat_allowed=eat_allowed, eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
+            ante=ante, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),
             discard_required=turn["discard"]["required"],
@@ -546,6 +583,10 @@ class _Builder:
             lowest_score_wins=bool((d.get("scoring") or {}).get("lowest_wins", False)),
             session=session, data=d, decks=decks, packs=packs,
         )
+
+
+# The pot as one side of a transfer: a set holding the pot's seat number.
+_POT_SIDE = Compiled("pot", PLAYERS, lambda ctx: (POT,))
 
 
 def build(doc: Doc, *, shape_checked: bool = True) -> tuple[Ruleset | None, list[Diagnostic]]:

@@ -88,10 +88,13 @@ def _hand_json(names: list[str], state: State, applied: int, ruleset_ref: str) -
     if out is not None and out.scores:
         data["scores"] = {n: out.scores[i] for i, n in enumerate(names)}
     if out is not None and out.payments:
+        who = [*names, "pot"]  # seat -1 is the pot
         data["payments"] = [
-            {"rule": p.rule, "from": names[p.payer], "to": names[p.payee], "amount": p.amount}
+            {"rule": p.rule, "from": who[p.payer], "to": who[p.payee], "amount": p.amount}
             for p in out.payments
         ]
+    if state.ruleset.ante is not None:
+        data["pot"] = state.pot
     return data
 
 
@@ -120,7 +123,7 @@ class Result:
             "hands": self.hands,
             "ledger": {n: s.ledger[i] for i, n in enumerate(names)},
             "scores": {n: s.scores[i] for i, n in enumerate(names)},
-            "pots": {k: sum(v) for k, v in s.pots.items()},
+            "pots": {k: sum(v) for k, v in s.pots.items()} | ({"pot": s.pot} if s.ruleset.ante is not None else {}),
             "settlement": {n: money[i] for i, n in enumerate(names)},
             "winners": [names[w] for w in winners],
             "actions_applied": self.applied,

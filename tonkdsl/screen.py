@@ -43,7 +43,8 @@ class Screen:
                   scores: Sequence[int] | None) -> None:
         pack = view.pack
         self.say("")
-        self.say(f"-- turn {view.turn_number}, stake {view.stake}, stock {view.stock_size} cards --", "bold")
+        pot = f", pot {view.pot}" if view.pot or view.has_pot else ""
+        self.say(f"-- turn {view.turn_number}, stake {view.stake}, stock {view.stock_size} cards{pot} --", "bold")
         self.table(names, ledger, scores, view)
         if view.spreads:
             for i, (owner, cards) in enumerate(view.spreads, 1):
@@ -69,5 +70,7 @@ class Screen:
             self.say(f"  {name}: {' '.join(hands[seat]) or '(no cards)'}  count {outcome.counts[seat]}, "
                      f"payout {outcome.payouts[seat]:+d}{score}")
         for p in outcome.payments:
-            pays = "pay" if names[p.payer] == "You" else "pays"  # the person at the keyboard is 'You'
-            self.say(f"  {names[p.payer]} {pays} {names[p.payee]} {p.amount}  ({p.rule})")
+            who = [*names, "the pot"]  # seat -1 is the pot
+            payer = who[p.payer][:1].upper() + who[p.payer][1:]
+            pays = "pay" if payer == "You" else "pays"  # the person at the keyboard is 'You'
+            self.say(f"  {payer} {pays} {who[p.payee]} {p.amount}  ({p.rule})")

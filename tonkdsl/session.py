@@ -61,6 +61,7 @@ class Session:
     pots: dict[str, list[int]] = field(default_factory=dict)  # bet id -> contributions by seat
     records: list[HandRecord] = field(default_factory=list)
     active: list[int] = field(default_factory=list)  # the seats still in the match, in seat order
+    pot: int = 0  # the money in the ruleset's pot, carried from hand to hand until won
     match_over: bool = False  # the match's end condition held after a hand
 
     def __post_init__(self) -> None:
@@ -113,7 +114,7 @@ class Session:
         totals = self.totals()
         return deal(self.ruleset, len(seats), seed=seed, dealer=seats.index(self.dealer),
                     stake=self.stake_for(self.index), layout=layout, unit=self.stake,
-                    totals=tuple(totals[g] for g in seats))
+                    totals=tuple(totals[g] for g in seats), pot=self.pot)
 
     def finish_hand(self, state: State, *, named_suits: Mapping[str, str] | None = None,
                     bettors: Mapping[str, Sequence[int]] | None = None) -> HandRecord:
@@ -122,6 +123,7 @@ class Session:
         if outcome is None:
             raise ValueError("the hand is not over")
         seats = tuple(self.active)
+        self.pot = state.pot
         for seat, v in enumerate(outcome.payouts):
             self.ledger[seats[seat]] += v
         for seat, v in enumerate(outcome.scores):

@@ -124,6 +124,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             index += 1
         money = session.money()
         tally.sessions += 1
+        tally.pot_left += session.pot
         for seat in range(players):
             tally.pay_sum[seat] += money[seat]
             tally.pay_sq[seat] += money[seat] * money[seat]
@@ -168,6 +169,7 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
             h += 1
         money = session.money()
         tally.sessions += 1
+        tally.pot_left += session.pot
         tally.match_lengths[h] += 1
         for seat in session.match_winners():
             tally.match_wins[seat] += 1
@@ -280,6 +282,7 @@ def summary(tally: Tally) -> dict[str, Any]:
                    "p90": quantile(tally.lengths, 0.9)},
         "rules": rules,
         **({"matches": matches} if matches else {}),
+        **({"pot_left": tally.pot_left} if tally.pot_left else {}),
     }
 
 
@@ -310,9 +313,10 @@ class Summary:
     scores: list[int]
     actions: int
     rules_fired: dict[str, int]
+    pot_left: int = 0  # money left in pots when the sessions ended: sum(net) + pot_left == 0
 
     @classmethod
     def of(cls, t: Tally) -> "Summary":
         return cls(t.hands, t.players, t.sessions, dict(t.endings), list(t.pay_sum), list(t.score_sum),
-                   t.actions, dict(t.rules))
+                   t.actions, dict(t.rules), t.pot_left)
 

@@ -27,6 +27,7 @@ class Tally:
     lengths: Counter[int] = field(default_factory=Counter)  # actions per hand -> hands
     match_wins: list[int] = field(default_factory=list)  # matches won per seat (a shared win counts for each)
     match_lengths: Counter[int] = field(default_factory=Counter)  # hands per match -> matches
+    pot_left: int = 0  # money left in the ruleset's pot at the end of the sessions (players + pots = 0)
 
     def __post_init__(self) -> None:
         self.pay_sum = self.pay_sum or [0] * self.players
@@ -42,6 +43,7 @@ class Tally:
         self.rules.update(other.rules)
         self.lengths.update(other.lengths)
         self.match_lengths.update(other.match_lengths)
+        self.pot_left += other.pot_left
         for i in range(self.players):
             self.match_wins[i] += other.match_wins[i]
             self.pay_sum[i] += other.pay_sum[i]

@@ -71,7 +71,7 @@ class TurnRules:
         def _ctx(self, **roles: Any) -> EvalContext: ...
         def _test(self, compiled: Any, actor: int) -> Any: ...
         def _eval(self, compiled: Any, ctx: EvalContext) -> Any: ...
-        def _event(self, name: str, actor: int, owner: int | None = None) -> None: ...
+        def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None: ...
         def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
         def _end_dead(self, message: str) -> None: ...
         def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None: ...
@@ -525,7 +525,7 @@ class TurnRules:
             self.spread_log.append((seat, len(combo)))
             self.stats[seat].spreads += 1
             if "spread_laid" in self._listened:
-                self._event("spread_laid", seat)
+                self._event("spread_laid", seat, spread=tuple(combo))
 
     def _do_claim(self, seat: int, action: A.Action) -> None:
         rule = self._claimable(seat)
@@ -579,7 +579,7 @@ class TurnRules:
         st.spreads += 1
         st.spreads_this_turn += 1
         if "spread_laid" in self._listened:
-            self._event("spread_laid", seat)
+            self._event("spread_laid", seat, spread=tuple(cards))
         self._after_play(seat, by_spread=True)
 
     def _do_hit(self, seat: int, action: A.Hit) -> None:
@@ -606,7 +606,7 @@ class TurnRules:
         sp.cards, sp.fits = sorted(sp.cards + cards, key=self.melds.table_order.__getitem__), None
         self.stats[seat].hits += len(cards)
         self.hit_cards_this_turn += len(cards)
-        self._event("spread_hit", seat, owner=sp.owner)
+        self._event("spread_hit", seat, owner=sp.owner, spread=tuple(sp.cards))
         if rs.hit_ends_turn and self.hands[seat]:
             self._next_turn()
             return
@@ -699,7 +699,7 @@ class TurnRules:
         self.slap_window = None
         sp.cards, sp.fits = sorted(sp.cards + [card], key=self.melds.table_order.__getitem__), None
         self.stats[seat].hits += 1
-        self._event("spread_hit", seat, owner=sp.owner)
+        self._event("spread_hit", seat, owner=sp.owner, spread=tuple(sp.cards))
         extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard
         if extra and self.hands[seat]:
             self.out_of_turn_seat = seat

@@ -87,6 +87,15 @@ class View:
         return self._state.dealer
 
     @property
+    def has_pot(self) -> bool:
+        return self._state.ruleset.ante is not None
+
+    @property
+    def pot(self) -> int:
+        """The money in the pot (rulesets with a pot)."""
+        return self._state.pot
+
+    @property
     def stake(self) -> int:
         return self._state.stake
 

@@ -123,7 +123,7 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
             return
         if x == y:
             return
-        said = _say(path, x, y)
+        said = _say(path, x, y, stake)
         if said is not None:
             out.append(Difference(json_path(path), said))
             return
@@ -166,7 +166,7 @@ def _counts(v: Any) -> str:
     return "its own value" if v == "own" or v is _MISSING else str(v)
 
 
-def _say(path: tuple[Any, ...], x: Any, y: Any) -> str | None:
+def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
     """Keys whose change reads better in words of its own than as '<description>: old -> new'."""
     if path == ("pack", "decks"):
         return f"Decks: {_decks(x)} -> {_decks(y)}"
@@ -237,6 +237,35 @@ def _say(path: tuple[Any, ...], x: Any, y: Any) -> str | None:
         def cond(v: Any) -> str:
             return "(no such rule)" if v is _MISSING else words(str(v))
         return f"{what}: {cond(x)} -> {cond(y)}"
+    if path == ("pot",) or path == ("pot", "ante"):
+        def ante(v: Any) -> str:
+            if v is _MISSING:
+                return "no pot"
+            return f"a pot, each player antes {words(str(v.get('ante') if isinstance(v, dict) else v))}"
+        return f"{ante(x)} -> {ante(y)}"
+    if path == ("bonuses",):
+        def bonuses(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "no bonus"
+            return "; ".join(f"{b.get('id')} on {b.get('on')}: {words(str(b.get('from')))} pays "
+                             f"{words(str(b.get('to')))} {amount(str(b.get('amount')), stake)}" for b in v)
+        return f"Bonuses paid at once: {bonuses(x)} -> {bonuses(y)}"
+    if path == ("limits",):
+        def lims(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "no limit"
+            parts = []
+            if "most_lost" in v:
+                parts.append(f"a player loses at most {amount(str(v['most_lost']), stake)}")
+            if "most_won" in v:
+                parts.append(f"wins at most {amount(str(v['most_won']), stake)}")
+            return ", ".join(parts)
+        return f"The ending of one hand: {lims(x)} -> {lims(y)}"
+    if path[:1] == ("limits",) and len(path) == 2:
+        what = "The most one hand costs a player" if path[1] == "most_lost" else "The most a player wins from one hand"
+        def lim(v: Any) -> str:
+            return "no limit" if v is _MISSING else amount(str(v), stake)
+        return f"{what}: {lim(x)} -> {lim(y)}"
     if path == ("melds", "min_natural"):
         return f"A spread holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
     if path == ("melds", "max_wild"):

@@ -321,6 +321,28 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     ends.lines.append("A hand that reaches the engine's turn cap is dead.")
     out.append(ends)
 
+    money = Section("Pot, bonuses and limits")
+    if rs.ante is not None:
+        money.lines.append(f"A pot: when a hand is dealt each player puts {amount(rs.ante.source, stake)} into it. "
+                           "Payouts from or to 'pot' take from it or add to it; a pot nobody wins carries over to "
+                           "the next hand.")
+    events = {"spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
+              "drew": "a player draws", "drew_stock": "a player draws from the stock",
+              "drew_discard": "a player takes the discard", "discarded": "a player discards",
+              "turn_start": "a turn starts", "round_end": "a round ends"}
+    for bonus in rs.bonuses:
+        t = bonus.transfer
+        when = "" if t.when is None else f" and {words(t.when.source)}"
+        money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {words(t.payers.source)} "
+                           f"pays {words(t.payees.source)} {amount(t.amount.source, stake)} at once (the hand goes on).")
+    if rs.most_lost is not None:
+        money.lines.append(f"The ending of one hand costs a player at most {amount(rs.most_lost.source, stake)}; "
+                           "payments beyond that are not made.")
+    if rs.most_won is not None:
+        money.lines.append(f"A player wins at most {amount(rs.most_won.source, stake)} from the ending of one hand.")
+    if money.lines:
+        out.append(money)
+
     sess = Section("Scoring and sessions")
     sheet = {"money": "Payouts are paid in money.",
              "units": "Payouts are not paid: they are written on a score sheet in units of the stake and settled at "

@@ -15,7 +15,7 @@ _ROLE = {"actor": "the player", "self": "the player", "dropper": "the dropper", 
          "payee": "the payee", "owner": "the spread's owner", "scored": "the player", "dealer": "the dealer"}
 _SETS = {"players": "every player", "others": "every other player", "lowest": "the player(s) with the lowest count",
          "hand": "the cards in hand", "spread": "the cards of the spread", "winners": "the winners of the hand"}
-_NUMS = {"stake": "the stake", "min_count": "the lowest count", "num_players": "the number of players",
+_NUMS = {"pot": "the pot", "stake": "the stake", "min_count": "the lowest count", "num_players": "the number of players",
          "stock": "the cards left in the stock", "turn": "the turn number", "round": "the round number",
          "spreads_on_table": "the spreads on the table", "discards": "the cards in the discard pile"}
 _ATTRS = {"count": "count", "cards": "number of cards", "dealt_count": "count as dealt", "spreads": "spreads laid",
@@ -35,6 +35,8 @@ _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">"
 
 def words(source: str) -> str:
     """The expression in words, or the expression quoted when it cannot be read."""
+    if str(source).strip() == "pot":  # a payout's side: the pot itself
+        return "the pot"
     try:
         tree = parse(str(source))
     except ExprError:
@@ -109,6 +111,8 @@ def _w(t: Tree[Token] | Token, subject: str = "the player") -> str:
 def amount(source: str, stake: int) -> str:
     """An amount in words, worked out for ``stake`` when it depends on nothing else."""
     text = str(source).strip()
+    if text == "pot":
+        return "all the pot holds"
     try:
         tree = parse(text)
     except ExprError:

@@ -9,6 +9,8 @@ locations of every line involved.
 | last-round-too-long | warning | a last round after a drop longer than the other players |
 | first-turn-short | note | a first turn without a draw, and no extra card for the opener |
 | match-never-ends | error | a match whose end condition is never true and where no one is ever eliminated |
+| pot-never-won | error | antes into a pot that no payout takes from |
+| bonus-never-paid | warning | a bonus on an event the ruleset never produces |
 | deal-win-odds | note | the exact odds of each automatic win per dealt hand |
 | deal-win-impossible | error | an automatic win no hand can meet |
 | deal-win-always | error | an automatic win every hand meets |
@@ -49,6 +51,8 @@ CODES = {
     "last-round-too-long": "A last round longer than the other players",
     "first-turn-short": "An opener who starts a card short",
     "match-never-ends": "A match that can never end",
+    "pot-never-won": "A pot nobody can win",
+    "bonus-never-paid": "A bonus on an event that never happens",
     "deal-win-odds": "Odds of an automatic win per dealt hand",
     "deal-win-impossible": "An automatic win no hand can meet",
     "deal-win-always": "An automatic win every hand meets",
@@ -139,6 +143,25 @@ class _Linter:
         self.melds()
         self.turn_flow()
         self.match()
+        self.money()
+
+    def money(self) -> None:
+        """A pot nobody can win; bonuses on events that never happen."""
+        rs = self.rs
+        if rs.ante is not None:
+            pays_out = any(t.payers.source == "pot" for e in rs.endings.values() for t in e.payouts) or any(
+                b.transfer.payers.source == "pot" for b in rs.bonuses)
+            if not pays_out:
+                self.add("pot-never-won", "error", "each player antes into the pot, but no payout takes from it: "
+                         "the pot only grows", ("pot", "ante"),
+                         hint="pay it out in an ending: {id: takes-the-pot, from: pot, to: actor, amount: pot}")
+        no_hits = not rs.hit_books and not rs.hit_runs and rs.slapping is None
+        never = {"spread_hit": no_hits, "drew_discard": "discard" not in rs.draw_from,
+                 "drew_stock": "stock" not in rs.draw_from}
+        for j, bonus in enumerate(rs.bonuses):
+            if never.get(bonus.on):
+                self.add("bonus-never-paid", "warning", f"the bonus '{bonus.transfer.id}' is paid on '{bonus.on}', "
+                         "which never happens in this ruleset", ("bonuses", j, "on"))
 
     def match(self) -> None:
         """A match that can never end."""
