@@ -35,7 +35,7 @@ STRONGEST = "montecarlo"
 HELP = """Type an action, its number in the menu, or a short form:
   s / stock          draw from the stock        t / take      take the top discard
   k / drop           drop (knock): at the start of your turn, or after drawing where the ruleset says
-  claim              claim an automatic win
+  claim              claim an automatic win     eat / pass    take the last discard out of turn, or not
   sp 8D 8H 8C        spread those cards         h 8S 1        hit 8S on spread 1
   6S / discard 6S    discard a card             slap 8S on 1  slap the discard onto spread 1
 Commands: help, rules (what the ruleset says about this choice), hint (what the strongest bot

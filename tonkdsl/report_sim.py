@@ -86,6 +86,9 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
                 row += "-".ljust(width + 2)
         lines.append(row)
     for ref, name, d in results:
+        if d.get("pot_left"):
+            lines.append(f"money left in the pot when the sessions ended ({name}): {d['pot_left']:,}")
+    for ref, name, d in results:
         lines.append(f"rules that paid ({name}), share of hands")
         for rule, r in d["rules"].items():
             lines.append(f"  {rule:<26}{_pct(r['share'], r['ci95'])}")
