@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from tonkdsl import LoadError, load_ruleset
 from tonkdsl.cards import Pack
-from tonkdsl.engine import Layout, State
-from tonkdsl.expr import BOOL, NUM, compile_expr, list_of, CARD
+from tonkdsl.engine import State
+from tonkdsl.expr import BOOL, NUM, compile_expr, list_of
 from tonkdsl.lint.checks import lint
 from tonkdsl.lint.odds import compute
 from tonkdsl.names import EvalContext, holder_chooses, make_names

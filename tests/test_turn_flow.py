@@ -1,6 +1,5 @@
 """Turn flow as data (issue 15): when a drop may be made, the last round after it, eating, a
 rebuilt stock, uneven deals and openings, who deals next."""
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -19,12 +19,12 @@ from tonkdsl.outcome import (POT, Outcome, Payment, capped, deal_win_payments, n
 from tonkdsl.rng import Rng
 from tonkdsl.ruleset import Bonus, DealWin, Ruleset
 from tonkdsl.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
-from tonkdsl.turn import TurnRules
+from tonkdsl.turn_flow import TurnFlow
 
 __all__ = ["IllegalAction", "Layout", "RulesetError", "State", "deal", "MAX_TURNS"]
 
 
-class State(TurnRules):
+class State(TurnFlow):
     """One hand in progress. Create it with :func:`deal`."""
 
     # Fixed attributes: quicker to read than an instance dict, which CPython stops sharing

@@ -15,13 +15,11 @@ from tonkdsl.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.melds import MeldRules
 from tonkdsl.names import EvalContext
 from tonkdsl.outcome import Outcome
-from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import DealWin, Ruleset
 from tonkdsl.table import EAT, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
 _EAT, _PASS = A.Eat(), A.Pass()
-_REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
 
 
 class TurnRules:
@@ -75,6 +73,16 @@ class TurnRules:
         def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
         def _end_dead(self, message: str) -> None: ...
         def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None: ...
+        # provided by TurnFlow (tonkdsl/turn_flow.py)
+        def _with_play_drop(self, seat: int) -> A.ActionList: ...
+        def _drop_ok_without(self, seat: int, card: int) -> bool: ...
+        def _knock(self, seat: int) -> None: ...
+        def _refuse_drop(self, seat: int) -> None: ...
+        def _rebuild_stock(self) -> bool: ...
+        def _open_eat_window(self, card: int, discarder: int) -> bool: ...
+        def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool: ...
+        def _close_eat_window(self) -> None: ...
+        def _do_eat(self, seat: int, action: A.Action) -> None: ...
 
     # --- legal actions ------------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[A.Action]:
@@ -137,30 +145,6 @@ class TurnRules:
         if self.melds.play_drop:
             return self._with_play_drop(seat)
         return self._play_list(seat)
-
-    def _with_play_drop(self, seat: int) -> A.ActionList:
-        """The play options where a drop may come after the draw: after a drop declared before
-        the discard only the discard is left; else the drop joins the options."""
-        if self.knock_declared:
-            out = A.ActionList()
-            out.spans = _NO_SPANS
-            out.discard_cards = ()
-            self._add_discards(out, seat, self.taken_discard if self.ruleset.not_the_card_taken else None)
-            cards: list[int] = list(out.discard_cards)
-            keep = [i for i, c in enumerate(cards) if self._drop_ok_without(seat, c)]
-            if len(keep) < len(out):  # only the discards after which the drop holds
-                kept = A.ActionList(out[i] for i in keep)
-                kept.discard_cards = [cards[i] for i in keep]
-                kept.spans = {A.Discard: (0, len(kept))} if kept else _NO_SPANS
-                return kept
-            return out
-        out = self._play_list(seat)
-        if self._can_drop_in_play(seat):
-            spans = dict(out.spans)  # spans may be shared between lists: never changed in place
-            spans[A.Drop] = (len(out), len(out) + 1)
-            out.append(_DROP)
-            out.spans = spans
-        return out
 
     def _play_list(self, seat: int) -> A.ActionList:
         rs = self.ruleset
@@ -304,35 +288,6 @@ class TurnRules:
     def _can_drop(self, seat: int) -> bool:
         return self.knocker is None and bool(self._test(self.ruleset.drop_allowed, seat))
 
-    def _can_drop_in_play(self, seat: int) -> bool:
-        """A drop after the draw: the ruleset allows it there, no drop is pending, and the
-        player keeps a card to discard when the drop comes before the discard."""
-        rs = self.ruleset
-        if self.knock_declared or self.knocker is not None:
-            return False
-        if "instead_of_discard" in rs.drop_at:
-            return self._can_drop(seat)
-        return self._drop_discards(seat) != []
-
-    def _drop_discards(self, seat: int) -> list[int]:
-        """The cards whose discard completes a drop declared before the discard: the drop's
-        condition is read on the hand as it is left."""
-        rs = self.ruleset
-        taken = self.taken_discard
-        names = self.pack.names
-        return [c for c in dict.fromkeys(self.hands[seat])
-                if not (rs.not_the_card_taken and taken is not None and names[c] == names[taken])
-                and self._drop_ok_without(seat, c)]
-
-    def _drop_ok_without(self, seat: int, card: int) -> bool:
-        """Whether the drop's condition holds for ``seat`` once ``card`` is discarded."""
-        allowed = self.ruleset.drop_allowed
-        if allowed.constant is True:
-            return True
-        twin = self.clone()
-        twin._take(seat, card)
-        return bool(twin._test(allowed, seat))
-
     def _claimable(self, seat: int) -> DealWin | None:
         rs = self.ruleset
         ctx = self._ctx(actor=seat)
@@ -473,60 +428,6 @@ class TurnRules:
         self._refuse_drop(seat)
         self._knock(seat)
 
-    def _refuse_drop(self, seat: int) -> None:
-        if self.knocker is not None:
-            raise IllegalAction(f"a drop is already made: this is the last round after "
-                                f"{'your' if self.knocker == seat else 'that'} drop")
-        if not self._can_drop(seat):
-            raise IllegalAction("you may not drop now (the ruleset's drop condition "
-                                f"'{self.ruleset.drop_allowed.source}' is false)")
-
-    def _do_play_drop(self, seat: int, action: A.Action) -> None:
-        """A drop after drawing: it ends the turn (instead of the discard), or the discard that
-        follows completes it (before the discard)."""
-        rs = self.ruleset
-        if not self.melds.play_drop:
-            raise IllegalAction(self._out_of_phase(action))
-        if self.knock_declared:
-            raise IllegalAction("you have dropped: discard a card to end your turn")
-        if "instead_of_discard" in rs.drop_at:
-            self._refuse_drop(seat)
-            self._knock(seat)
-            return
-        if self.knocker is not None:
-            self._refuse_drop(seat)
-        if not self._can_drop_in_play(seat):
-            raise IllegalAction("you may not drop now: no discard leaves a hand that meets the ruleset's drop "
-                                f"condition '{rs.drop_allowed.source}'")
-        self.knock_declared = True
-
-    def _knock(self, seat: int) -> None:
-        """A drop: lay the spreads first if the ruleset says so, then decide it now, or after
-        the last round."""
-        rs = self.ruleset
-        if rs.drop_lays_spreads:
-            self._lay_best(seat)
-        if rs.last_round > 0 and self.num_players > 1:
-            self.knocker = seat
-            self.last_round_left = min(rs.last_round, self.num_players - 1)
-            self._next_turn()
-            return
-        self._drop(seat)
-
-    def _lay_best(self, seat: int) -> None:
-        """Lay the spreads of the best arrangement of ``seat``'s hand (what is left is deadwood)."""
-        spreads, _ = self.melds.best_arrangement(self.hands[seat])
-        for combo in spreads:
-            kind = self.melds.kind(combo)
-            if kind is None:  # pragma: no cover - spreads_in lists spreads only
-                continue
-            self._remove(seat, combo)
-            self.spreads.append(TableSpread(seat, kind, sorted(combo, key=self.melds.table_order.__getitem__)))
-            self.spread_log.append((seat, len(combo)))
-            self.stats[seat].spreads += 1
-            if "spread_laid" in self._listened:
-                self._event("spread_laid", seat, spread=tuple(combo))
-
     def _do_claim(self, seat: int, action: A.Action) -> None:
         rule = self._claimable(seat)
         if rule is None:
@@ -541,18 +442,6 @@ class TurnRules:
             return
         self._draw(seat, self.stock.pop(), False)
 
-    def _rebuild_stock(self) -> bool:
-        """Shuffle the discard pile but its top card into a new stock, if the ruleset allows
-        another rebuild this hand (seeded by the deal's seed: the same hand every time)."""
-        if self.rebuilds >= self.ruleset.stock_rebuild or len(self.discard_pile) < 2:
-            return False
-        cards = self.discard_pile[:-1]
-        del self.discard_pile[:-1]
-        Rng(derive_seed(self.seed ^ _REBUILD_SALT, self.rebuilds)).shuffle(cards)
-        self.stock[:] = cards
-        self.rebuilds += 1
-        return True
-
     def _do_draw_discard(self, seat: int, action: A.Action) -> None:
         if "discard" not in self.ruleset.draw_from:
             raise IllegalAction("this ruleset does not let you take the discard")
@@ -564,7 +453,6 @@ class TurnRules:
         self._draw(seat, self.discard_pile.pop(), True)
 
     def _do_spread(self, seat: int, action: A.Spread) -> None:
-        rs = self.ruleset
         if self.knock_declared:
             raise IllegalAction("you have dropped: discard a card to end your turn")
         cards = self._take_ids(seat, action.cards)
@@ -705,79 +593,6 @@ class TurnRules:
             self.out_of_turn_seat = seat
             self.phase = EXTRA
 
-    # --- eating ----------------------------------------------------------------------------
-    def _open_eat_window(self, card: int, discarder: int) -> bool:
-        """After ``discarder``'s discard: ask the players who may eat it, nearest the
-        discarder's left first. False when no one may (the turn passes as usual)."""
-        if self.knocker is not None:
-            return False  # no eating in the last round after a drop
-        n = self.num_players
-        queue = [s for s in ((discarder + k) % n for k in range(1, n)) if self._may_eat(s, card)]
-        if not queue:
-            return False
-        self.eat_queue = queue
-        self.out_of_turn_seat = queue[0]
-        self.phase = EAT
-        return True
-
-    def _may_eat(self, seat: int, card: int) -> bool:
-        rs = self.ruleset
-        assert rs.eat_allowed is not None
-        if not self._test(rs.eat_allowed, seat):
-            return False
-        if not rs.eat_spread_at_once:
-            return True
-        hand = self.hands[seat] + [card]  # the card must go into a spread (or onto one) at once
-        return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
-            card in combo for _, combo in self._hit_options(seat, hand))
-
-    def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool:
-        """Whether ``seat`` may play ``action`` though another player is asked: a player who
-        may eat eats (those asked before them pass), and the next player's own action ends the
-        asking (everyone passes)."""
-        if self.phase != EAT:
-            return False
-        if isinstance(action, A.Eat):
-            return seat in self.eat_queue
-        return seat == (self.current + 1) % self.num_players and not isinstance(action, A.Pass)
-
-    def _close_eat_window(self) -> None:
-        """Nobody eats: the turn passes to the next player as usual."""
-        self.eat_queue = []
-        self.out_of_turn_seat = None
-        self.phase = START
-        discarder, card = self.current, self.discard_pile[-1]
-        self._next_turn()
-        if self._outcome is None and self.ruleset.slapping is not None:
-            self._open_slap_window(card, discarder)
-
-    def _do_pass(self, seat: int, action: A.Action) -> None:
-        self.eat_queue.remove(seat)
-        if self.eat_queue:
-            self.out_of_turn_seat = self.eat_queue[0]
-        else:
-            self._close_eat_window()
-
-    def _do_eat(self, seat: int, action: A.Action) -> None:
-        if seat not in self.eat_queue:
-            raise IllegalAction("you may not eat this discard")
-        n = self.num_players
-        discarder = self.current
-        card = self.discard_pile.pop()
-        self.eat_queue = []
-        self.out_of_turn_seat = None
-        # The players between the discarder and the eater lose their turn: the turn moves on
-        # as if from the player just before the eater (a round ends if play passes the first seat).
-        skipped = [(discarder + k) % n for k in range(1, (seat - discarder) % n)]
-        if self.first_seat in skipped:
-            self.round_number += 1
-        self.current = (seat - 1) % n
-        self._next_turn()
-        if self._outcome is not None:
-            return
-        self._draw(seat, card, True)
-        self.eaten = True
-
     def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:
         """Map card names to ids in ``seat``'s hand; identical cards (jokers, several decks)
         are interchangeable, the card taken from the discard pile first."""
@@ -894,8 +709,9 @@ _HANDLERS: dict[str, dict[type, _Handler]] = {
     START: {A.Drop: TurnRules._do_drop, A.Claim: TurnRules._do_claim,
             A.DrawStock: TurnRules._do_draw_stock, A.DrawDiscard: TurnRules._do_draw_discard},
     PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard,
-           A.Drop: TurnRules._do_play_drop},
+           A.Drop: lambda state, seat, action: state._do_play_drop(seat, action)},  # in TurnFlow
     EXTRA: {A.Discard: TurnRules._do_extra_discard},
-    EAT: {A.Eat: TurnRules._do_eat, A.Pass: TurnRules._do_pass},
+    EAT: {A.Eat: lambda state, seat, action: state._do_eat(seat, action),  # in TurnFlow
+          A.Pass: lambda state, seat, action: state._do_pass(seat, action)},
     OVER: {},
 }
