@@ -35,7 +35,7 @@ class State(TurnFlow):
         "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-        "seed", "rebuilds", "dropper", "eat_queue", "eaten", "totals", "pot", "paid")
+        "seed", "rebuilds", "dropper", "eat_queue", "eaten_turn", "totals", "pot", "pot_start", "paid")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -90,11 +90,12 @@ class State(TurnFlow):
         self.rebuilds = 0  # times the stock was rebuilt this hand
         self.dropper: int | None = None  # who dropped, once a drop ends the hand
         # Eating: the players still to be asked whether they eat the last discard (the first is
-        # out_of_turn_seat), and whether the card taken this turn was eaten.
+        # out_of_turn_seat), and the turn in which a card was last eaten (the card taken that
+        # turn was eaten: no flag to reset at every draw).
         self.eat_queue: list[int] = []
-        self.eaten = False
+        self.eaten_turn = 0
         self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
-        self.pot = 0  # the money in the pot (carried over from earlier hands by the session)
+        self.pot = self.pot_start = 0  # the money in the pot (carried over from earlier hands by the session)
         self.paid: list[Payment] = []  # payments made during the hand: antes, bonuses
 
     # --- queries ------------------------------------------------------------------------
@@ -260,9 +261,10 @@ class State(TurnFlow):
         self.phase = OVER
         self.slap_window = None
         self.out_of_turn_seat = None
-        payments = [*self.paid, *payments]  # antes and bonuses paid during the hand come first
+        if self.paid:  # antes and bonuses paid during the hand come first
+            payments = [*self.paid, *payments]
         payouts = net(self.num_players, payments)
-        change = pot_change(payments)
+        change = self.pot - self.pot_start  # every payment to or from the pot moved it
         sheet = self.ruleset.score_sheet
         score_change: tuple[int, ...] = ()
         if sheet == "units":
@@ -408,12 +410,12 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     dealer = num_players - 1 if dealer is None else dealer
     state = State(rs, num_players, dealer, stake, unit)
     state.seed = seed
-    state.pot = pot
+    state.pot = state.pot_start = pot
     if totals is not None:
         state.totals = tuple(totals)
     sizes = hand_sizes(state) if rs.extra_cards else None
     need = (sum(sizes) if sizes else num_players * rs.hand_size) + (1 if rs.upcard else 0)
-    size = len(state.pack)
+    size = len(state.pack.names)
     if need > size:
         dealt_text = (f"{num_players} players x {rs.hand_size} cards" if sizes is None else
                       f"hands of {', '.join(map(str, sizes))} cards")
@@ -441,13 +443,13 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     # One card at a time, clockwise from the dealer's left, to each seat not fixed by the layout.
     if sizes is None:
         dealt = len(seats) * rs.hand_size
-        hands = [order[i:dealt:len(seats)] for i in range(len(seats))]  # one slice per seat
+        hands = None  # one slice of the order per seat, taken below
     else:
         hands, dealt = _deal_uneven(order, [sizes[s] for s in seats])
     melds = state.melds
     value, sig, discard = melds.value.__getitem__, melds.card_sig.__getitem__, melds.discard_actions.__getitem__
-    for seat, hand in zip(seats, hands):  # State.set_hand, on a fresh list
-        state.hands[seat] = hand
+    for i, seat in enumerate(seats):  # State.set_hand, on a fresh slice
+        state.hands[seat] = hand = order[i:dealt:len(seats)] if hands is None else hands[i]
         state.hand_value[seat] = sum(map(value, hand))
         state.hand_sig[seat] = sum(map(sig, hand))
         state.hand_discards[seat] = list(map(discard, hand))

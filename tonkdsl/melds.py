@@ -35,7 +35,7 @@ class MeldRules:
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
-        "max_wild", "play_drop")
+        "max_wild", "play_drop", "one_copy", "discard_flow")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -70,10 +70,14 @@ class MeldRules:
         # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
         drop = rs.drop_allowed.constant
         at_start = "start" in rs.drop_at
-        self.start_kinds = (1 if drop is True and at_start else 0) | (4 if self.draws_stock else 0)
-        self.drop_varies = at_start and drop is not True and drop is not False
+        # A drop allowed always is still refused in the last round after a drop: then it varies.
+        always = drop is True and not rs.last_round
+        self.start_kinds = (1 if always and at_start else 0) | (4 if self.draws_stock else 0)
+        self.drop_varies = at_start and not always and drop is not False
         # A drop (knock) may be made after drawing, before the discard or instead of it.
         self.play_drop = "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at
+        # Something may follow a discard other than the next turn: a drop it completes, eating.
+        self.discard_flow = self.play_drop or rs.eat_allowed is not None
         self.events_listened = frozenset([ev.on for c in rs.counters for ev in c.events] + [b.on for b in rs.bonuses])
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
@@ -142,6 +146,8 @@ class MeldRules:
         # Two cards with the same place in a suit (several decks): spreads are listed by the
         # general search, which finds every copy's spreads.
         self.copies = len(set(placed)) != len(placed)
+        # Natural cards with one copy each: the bit tests of the fast paths hold (one read).
+        self.one_copy = self.natural and not self.copies
         self.indexable = (self.natural and not self.copies
                           and max(self.rank_id.count(r) for r in range(self.n_ranks)) <= 15)
         self._accepts: dict[tuple[str, tuple[int, ...]], int] = {}
@@ -201,7 +207,7 @@ class MeldRules:
         n = len(cards)
         if n < self.book_min or n > self.book_max:
             return False
-        if self.natural and not self.copies:  # no wild card: one rank
+        if self.one_copy:  # no wild card: one rank
             return len(set(map(self.rank_id.__getitem__, cards))) == 1
         return self._is_book_general(cards)
 
@@ -300,7 +306,7 @@ class MeldRules:
         """Every set of cards of ``hand`` that makes a spread (each listed once, sorted).
 
         ``sig`` is the hand's signature when the caller keeps it up to date (:meth:`hand_sig`)."""
-        if self.natural and len(hand) <= 12 and not self.copies:
+        if self.one_copy and len(hand) <= 12:
             cards = hand
         else:
             cards = [c for c in hand if self.meldable[c]]

@@ -60,7 +60,7 @@ class TurnRules:
         seed: int
         rebuilds: int
         eat_queue: list[int]
-        eaten: bool
+        eaten_turn: int
         def _take(self, seat: int, card: int) -> None: ...
 
         def current_player(self) -> int: ...
@@ -82,6 +82,7 @@ class TurnRules:
         def _open_eat_window(self, card: int, discarder: int) -> bool: ...
         def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool: ...
         def _close_eat_window(self) -> None: ...
+        def _after_discard(self, seat: int, card: int) -> bool: ...
         def _do_eat(self, seat: int, action: A.Action) -> None: ...
 
     # --- legal actions ------------------------------------------------------------------
@@ -92,8 +93,8 @@ class TurnRules:
         (grouped by kind, with the card ids of the discards)."""
         if seat is None and self.out_of_turn_seat is None:  # the common case first
             phase = self.phase
-            if phase == PLAY:
-                return self._play_options(self.current)
+            if phase == PLAY:  # the play list itself unless drops come after the draw (one call less)
+                return self._with_play_drop(self.current) if self.melds.play_drop else self._play_list(self.current)
             if phase == START:
                 return self._start_options(self.current)
         if self._outcome is not None:
@@ -117,10 +118,8 @@ class TurnRules:
     def _start_options(self, seat: int) -> A.ActionList:
         melds = self.melds
         kinds = melds.start_kinds  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
-        if melds.drop_varies and self._can_drop(seat):
+        if melds.drop_varies and self._can_drop(seat):  # (no drop in the last round after a drop)
             kinds |= 1
-        if self.knocker is not None:
-            kinds &= ~1  # the last round after a drop: no second drop
         if melds.has_claims and self._claimable(seat) is not None:
             kinds |= 2
         # Taking the discard into a hand that keeps other cards needs no check unless the card
@@ -142,11 +141,13 @@ class TurnRules:
         return out
 
     def _play_options(self, seat: int) -> A.ActionList:
+        """What ``seat`` may do after drawing (a drop joins where the ruleset allows it then)."""
         if self.melds.play_drop:
             return self._with_play_drop(seat)
         return self._play_list(seat)
 
     def _play_list(self, seat: int) -> A.ActionList:
+        """The spreads, hits and discards ``seat`` may play after drawing."""
         rs = self.ruleset
         melds = self.melds
         hand = self.hands[seat]
@@ -157,8 +158,10 @@ class TurnRules:
         combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
         # Identical cards (jokers, several decks) make the same action from different ids:
         # each action is listed once.
-        seen: set[Any] | None = None if melds.unique_names else set()
+        seen: set[Any] | None = None
         if combos:
+            if not melds.unique_names:
+                seen = set()
             spread_of = melds.spread_actions
             for combo in combos:
                 spread = spread_of.get(combo) or melds.spread_action(combo)
@@ -173,6 +176,8 @@ class TurnRules:
                 out.spans = {A.Spread: (0, len(out))}
         if self.spreads:
             start = len(out)
+            if seen is None and not melds.unique_names:
+                seen = set()
             for number, combo in self._hit_options(seat):
                 hit = melds.hit_action(combo, number)
                 if seen is not None:
@@ -188,7 +193,7 @@ class TurnRules:
                 out.spans[A.Hit] = (start, len(out))
         taken = self.taken_discard
         if taken is not None:
-            if (rs.discard_must_be_used or (self.eaten and rs.eat_spread_at_once)) and taken in hand:
+            if (rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)) and taken in hand:
                 return out  # the card taken must go into a spread before any discard
             skip = taken if rs.not_the_card_taken else None
         else:
@@ -268,7 +273,7 @@ class TurnRules:
         to go on. Such a play is refused, so that a hand can always continue."""
         taken = self.taken_discard
         rs = self.ruleset
-        must_use = rs.discard_must_be_used or (self.eaten and rs.eat_spread_at_once)
+        must_use = rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)
         if taken is None or not (rs.not_the_card_taken or must_use):
             return False
         rest = list(self.hands[seat])
@@ -512,14 +517,14 @@ class TurnRules:
             if rs.not_the_card_taken and self.pack.names[card] == self.pack.names[taken]:  # or its twin
                 raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
                                     "this turn")
-            if (rs.discard_must_be_used or (self.eaten and rs.eat_spread_at_once)) and taken in hand:
+            if (rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)) and taken in hand:
                 raise IllegalAction("the card you took from the discard pile must go into a spread first")
         if rs.hold_allowed is not None:
             held = self._held_spread(seat)
             if held is not None:
                 raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
                                     "lay it before you discard")
-        if self.knock_declared and not self._drop_ok_without(seat, card):
+        if melds.discard_flow and self.knock_declared and not self._drop_ok_without(seat, card):
             raise IllegalAction(f"after discarding {action.card} your hand would not meet the drop condition "
                                 f"'{rs.drop_allowed.source}'")
         # State._take, written out: every turn but the last ends here.
@@ -535,11 +540,7 @@ class TurnRules:
             self.stats[seat].out_by_spread = False
             self._end("out_on_discard", actor=seat)
             return
-        if self.knock_declared:
-            self.knock_declared = False
-            self._knock(seat)
-            return
-        if rs.eat_allowed is not None and self._open_eat_window(card, seat):
+        if melds.discard_flow and self._after_discard(seat, card):
             return
         self._next_turn()
         if self._outcome is None and rs.slapping is not None:
@@ -626,7 +627,6 @@ class TurnRules:
 
     def _draw(self, seat: int, card: int, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
-        self.eaten = False
         self.hands[seat].append(card)
         melds = self.melds
         self.hand_discards[seat].append(melds.discard_actions[card])

@@ -20,6 +20,15 @@ class TurnFlow(TurnRules):
 
     __slots__ = ()
 
+    def _after_discard(self, seat: int, card: int) -> bool:
+        """What may follow a discard before the next turn: the drop it completes, or the asking
+        of the players who may eat it. True when the turn does not simply pass."""
+        if self.knock_declared:
+            self.knock_declared = False
+            self._knock(seat)
+            return True
+        return self.ruleset.eat_allowed is not None and self._open_eat_window(card, seat)
+
     def _with_play_drop(self, seat: int) -> A.ActionList:
         """The play options where a drop may come after the draw: after a drop declared before
         the discard only the discard is left; else the drop joins the options."""
@@ -209,4 +218,4 @@ class TurnFlow(TurnRules):
         if self._outcome is not None:
             return
         self._draw(seat, card, True)
-        self.eaten = True
+        self.eaten_turn = self.turn_number
