@@ -167,3 +167,20 @@ def test_a_session_with_side_bets_saves_and_replays(tmp_path: Path) -> None:
     data = replay(load_scenario(save)).to_json()
     assert len(data["hands"]) == 2 and sum(data["settlement"].values()) == 0
     assert won_by == "Won by " + ", ".join(data["winners"])
+
+
+def test_the_person_at_the_keyboard_is_addressed_in_english() -> None:
+    # Three hands to the end, from a seed where the person deals one: 'You deal', 'You pay'.
+    outs = [play(["standard", "--seed", str(seed), "--players", "2", "--hands", "2"], ["s", "1"] * 200).stdout
+            for seed in range(4)]
+    text = "\n".join(outs)
+    assert "You deals" not in text and "You pays" not in text
+    assert "You deal." in text and "You pay " in text
+
+
+def test_a_match_is_played_to_its_end_and_names_its_winner() -> None:
+    res = play([str(Path(__file__).parent / "variations" / "x16-match-elimination.yaml"), "--seed", "3",
+                "--players", "3", "--bots", "greedy"], ["1"] * 3000, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "Hand 1 of the match" in res.stdout and "== match over ==" in res.stdout
+    assert "You are out of the match." in res.stdout and "Match won by Greedy2" in res.stdout

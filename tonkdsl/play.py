@@ -222,7 +222,9 @@ class Player:
                     return self.finish()
                 started = g.start_hand()
                 of = f"of {g.hands}" if g.hands is not None else "of the match"
-                self.screen.say(f"\nHand {g.session.index + 1} {of}: {g.hand_names()[started.dealer]} deals.")
+                dealer = g.hand_names()[started.dealer]
+                deals = "deal" if dealer == "You" else "deals"  # the person at the keyboard is 'You'
+                self.screen.say(f"\nHand {g.session.index + 1} {of}: {dealer} {deals}.")
                 for bet, suit in g.named_suits().items():
                     self.screen.say(f"Side bet {bet}: the dealer names {suit}; everyone puts in.")
             state = g.state
