@@ -275,7 +275,8 @@ class _Builder:
         self.doc = doc
         self.data: dict[str, Any] = doc.data
         self.problems: list[Diagnostic] = []
-        self.counters = list(self.data.get("counters", {}) or {})
+        counters = self.data.get("counters")
+        self.counters = list(counters) if isinstance(counters, dict) else []  # the schema reports another shape
         # Some card's value is the holder's choice (an ace counting 1 or 11): conditions about a
         # player read the count they declare (names.holder_chooses).
         pack = self.get(("pack",))
@@ -592,9 +593,10 @@ _POT_SIDE = Compiled("pot", PLAYERS, lambda ctx: (POT,))
 def build(doc: Doc, *, shape_checked: bool = True) -> tuple[Ruleset | None, list[Diagnostic]]:
     """Compile ``doc``. With ``shape_checked=False`` (the schema found problems) the expressions
     are still compiled, so that the player sees every problem at once, but no ruleset is made."""
-    b = _Builder(doc)
     if shape_checked:
+        b = _Builder(doc)
         return b.build(), b.problems
+    b = _Builder(doc)  # tolerates any shape: it only reads what it checks the type of
     try:
         b.build()
     except (KeyError, TypeError, AttributeError, ValueError, IndexError):
