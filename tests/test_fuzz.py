@@ -10,7 +10,6 @@ rule that fails with a plain message) or a refusal to deal (ValueError, as simul
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from hypothesis import event, given, settings, strategies as st
 
