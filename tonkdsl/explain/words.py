@@ -47,6 +47,31 @@ def words(source: str) -> str:
         return f"'{source}'"
 
 
+# How tightly each construct binds (the grammar's precedence, loosest first): a part that binds
+# more loosely than the operator around it is put in parentheses, so the words keep the grouping.
+_PREC = {"where": 0, "or_": 1, "and_": 2, "not_": 3, "compare": 4, "in_": 4, "not_in": 4, "range": 5,
+         "add": 6, "sub": 6, "mul": 7, "div": 7, "mod": 7, "neg": 8, "pow": 9}
+# On the right, a part as tight as the operator keeps its parentheses unless regrouping changes
+# nothing: a + (b - c) is a + b - c, but a - (b - c), a * (b / c) (whole numbers) are not.
+_REGROUPS = {("add", "add"), ("add", "sub"), ("mul", "mul"), ("and_", "and_"), ("or_", "or_")}
+
+
+def _prec(t: Tree[Token] | Token) -> int:
+    return _PREC.get(str(t.data), 10) if isinstance(t, Tree) else 10
+
+
+def _part(t: Tree[Token] | Token, parent: str, subject: str, right: bool = False) -> str:
+    """A part of an operator's expression in words, in parentheses when it binds more loosely."""
+    text = _w(t, subject)
+    mine, theirs = _prec(t), _PREC[parent]
+    kind = str(t.data) if isinstance(t, Tree) else ""
+    same = mine == theirs and kind != ""
+    if mine < theirs or (same and right and (parent, kind) not in _REGROUPS) or (
+            same and not right and parent == "pow"):
+        return f"({text})"
+    return text
+
+
 def _w(t: Tree[Token] | Token, subject: str = "the player") -> str:
     if isinstance(t, Token):
         return str(t)
@@ -85,16 +110,16 @@ def _w(t: Tree[Token] | Token, subject: str = "the player") -> str:
         return f"{_w(c[0], subject)} to {_w(c[1], subject)}"
     if d in ("add", "sub", "mul", "div", "mod", "pow"):
         sym = {"add": "+", "sub": "-", "mul": "x", "div": "/", "mod": "mod", "pow": "^"}[d]
-        return f"{_w(c[0], subject)} {sym} {_w(c[1], subject)}"
+        return f"{_part(c[0], d, subject)} {sym} {_part(c[1], d, subject, right=True)}"
     if d == "neg":
-        return f"minus {_w(c[0], subject)}"
+        return f"minus {_part(c[0], d, subject)}"
     if d == "not_":
         inner = _w(c[0], subject)
         return f"not {inner}" if " " not in inner or str(getattr(c[0], "data", "")) == "name" else f"not ({inner})"
     if d in _JOIN:
-        return f"{_w(c[0], subject)}{_JOIN[d]}{_w(c[1], subject)}"
+        return f"{_part(c[0], d, subject)}{_JOIN[d]}{_part(c[1], d, subject, right=True)}"
     if d == "compare":
-        return f"{_w(c[0], subject)} {_CMP[str(c[1])]} {_w(c[2], subject)}"
+        return f"{_part(c[0], d, subject)} {_CMP[str(c[1])]} {_part(c[2], d, subject, right=True)}"
     if d == "where":
         return f"{_w(c[0], subject)} whose {_w(c[1], '')}"
     if d == "call":

@@ -1,0 +1,50 @@
+"""Expressions in words keep their meaning: the grouping of every operator survives (issue 17)."""
+from typing import Any
+
+from hypothesis import given, strategies as st
+
+from tonkdsl.explain.words import words
+from tonkdsl.expr import BOOL, NUM, ExprError, compile_expr
+from tonkdsl.expr.compiler import EvalError
+from tonkdsl.names import make_names
+
+NAMES = make_names(["actor"], [], subject=True)
+
+numbers = st.integers(0, 9).map(str)
+arith = st.recursive(numbers, lambda inner: st.one_of(
+    st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "%"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+    inner.map(lambda x: f"-{x}")), max_leaves=8)
+logic = st.recursive(st.sampled_from(["true", "false"]), lambda inner: st.one_of(
+    st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+    inner.map(lambda x: f"not {x}")), max_leaves=8)
+
+
+def value(source: str, kind: Any) -> Any:
+    try:
+        return compile_expr(source, NAMES, kind).fn(None)
+    except (EvalError, ExprError) as exc:  # division by zero, written out or folded at compile time
+        return str(exc)
+
+
+def back(text: str) -> str:
+    """Words of arithmetic and logic turned back into the expression language."""
+    for a, b in ((" x ", " * "), (" mod ", " % "), ("minus ", "-"), ("always", "true"), ("never", "false"),
+                 (", or ", " or ")):
+        text = text.replace(a, b)
+    return text
+
+
+@given(arith)
+def test_arithmetic_in_words_keeps_its_grouping(source: str) -> None:
+    assert value(back(words(source)), NUM) == value(source, NUM)
+
+
+@given(logic)
+def test_logic_in_words_keeps_its_grouping(source: str) -> None:
+    assert value(back(words(source)), BOOL) == value(source, BOOL)
+
+
+def test_the_issue_example_keeps_its_parentheses() -> None:
+    assert words("(payer.count - payee.count) * stake") == "(the payer's count - the payee's count) x the stake"
+    assert words("payer.count - payee.count * stake") == "the payer's count - the payee's count x the stake"
+    assert words("10 - (3 - 2)") == "10 - (3 - 2)"
