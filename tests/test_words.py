@@ -48,3 +48,30 @@ def test_the_issue_example_keeps_its_parentheses() -> None:
     assert words("(payer.count - payee.count) * stake") == "(the payer's count - the payee's count) x the stake"
     assert words("payer.count - payee.count * stake") == "the payer's count - the payee's count x the stake"
     assert words("10 - (3 - 2)") == "10 - (3 - 2)"
+
+
+def test_wording_is_english() -> None:
+    assert words("QS in hand") == "QS is among the cards in hand"
+    assert words("count(hand where is_joker) >= 2") == "the number of the cards in hand that are jokers is at least 2"
+    assert words("count in [49, 50]") == "the player's count is 49 or 50"
+
+
+def test_a_hand_always_dead_is_said_plainly() -> None:
+    from tonkdsl import load_ruleset
+    from tonkdsl.explain.diff import diff
+    from tonkdsl.explain.sheet import explain
+    from conftest import TESTS
+    rs = load_ruleset(TESTS / "variations" / "v05-stock-out-dead.yaml")
+    sheet = explain(rs, "text", 1)
+    assert "An exhausted stock: the hand is dead and no one pays." in sheet and "when always" not in sheet
+    texts = [d.text for d in diff(load_ruleset("standard").data, rs.data)]
+    assert "Stock exhausted: the hand is never dead -> always dead" in texts
+
+
+def test_a_points_sheet_lists_no_money_payouts() -> None:
+    from tonkdsl import load_ruleset
+    from tonkdsl.explain.sheet import explain
+    sheet = explain(load_ruleset("pushups"), "text", 1)
+    ends = sheet.split("How a hand ends")[1]
+    assert "No money changes hands" in sheet and "Score sheet:" in ends
+    assert "(tonk-out)" not in ends and " pays " not in ends  # the inherited money payouts are not listed

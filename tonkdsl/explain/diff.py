@@ -185,6 +185,12 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
             return (f"{' and '.join(both)} is now high or low in runs ({y[0]}-{y[1]}-{y[2]} and "
                     f"{y[-3]}-{y[-2]}-{y[-1]} are runs, {y[-2]}-{y[-1]}-{y[1]} is not)")
         return None
+    if len(path) == 3 and path[0] == "endings" and path[2] == "void_if":
+        def void(v: Any) -> str:
+            if v is _MISSING or str(v).strip().lower() == "false":
+                return "never dead"
+            return "always dead" if str(v).strip().lower() == "true" else f"dead when {words(str(v))}"
+        return f"{path[1].replace('_', ' ').capitalize()}: the hand is {void(x)} -> {void(y)}"
     if path == ("turn", "drop", "at"):
         moments = {"start": "at the start of the turn", "before_discard": "after drawing, before the discard",
                    "instead_of_discard": "after drawing, instead of the discard"}

@@ -310,11 +310,16 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         ending: Ending | None = rs.endings.get(kind)
         if ending is None:
             continue
+        void = ending.void_if
+        if void is not None and void.constant is True:
+            ends.lines.append(f"{title}: the hand is dead and no one pays.")
+            continue
         ends.lines.append(f"{title}: won by {words(ending.winners.source)}" +
-                       (f"; but when {words(ending.void_if.source)} the hand is dead and no one pays"
-                        if ending.void_if is not None else "") + ".")
-        for t in ending.payouts:
-            ends.lines.append(_transfer(t, stake))
+                          (f"; but when {words(void.source)} the hand is dead and no one pays"
+                           if void is not None and void.constant is not False else "") + ".")
+        if rs.score_sheet != "points":  # a points sheet pays nothing: only its score entries count
+            for t in ending.payouts:
+                ends.lines.append(_transfer(t, stake))
         for sc in ending.scores:
             when = f" when {words(sc.when.source)}" if sc.when is not None else ""
             ends.lines.append(f"- Score sheet: {words(sc.players.source)} each add {words(sc.points.source)}{when}.")

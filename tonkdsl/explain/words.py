@@ -30,6 +30,11 @@ _CARD_CALLS = {"is_book": "{} make a book", "is_run": "{} make a run", "largest_
 _BOOL_ATTRS = {"out_by_spread": "emptied the hand with a new spread", "is_dealer": "is the dealer",
                "deal_win": "holds an automatic win", "is_wild": "is wild", "is_joker": "is a joker"}
 _JOIN = {"and_": " and ", "or_": ", or ", "in_": " is ", "not_in": " is not "}
+# Membership in a set (the cards in hand, the other players) rather than in written values.
+_AMONG = {"in_": " is among ", "not_in": " is not among "}
+# A yes-or-no attribute that filters a set: "the cards in hand that are jokers".
+_FILTER = {"is_joker": "that are jokers", "is_wild": "that are wild", "is_dealer": "who is the dealer",
+           "deal_win": "who holds an automatic win", "out_by_spread": "who emptied the hand with a new spread"}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
 
 
@@ -116,11 +121,16 @@ def _w(t: Tree[Token] | Token, subject: str = "the player") -> str:
     if d == "not_":
         inner = _w(c[0], subject)
         return f"not {inner}" if " " not in inner or str(getattr(c[0], "data", "")) == "name" else f"not ({inner})"
+    if d in _AMONG and not (isinstance(c[1], Tree) and str(c[1].data) in ("list", "range")):
+        return f"{_part(c[0], d, subject)}{_AMONG[d]}{_part(c[1], d, subject, right=True)}"
     if d in _JOIN:
         return f"{_part(c[0], d, subject)}{_JOIN[d]}{_part(c[1], d, subject, right=True)}"
     if d == "compare":
         return f"{_part(c[0], d, subject)} {_CMP[str(c[1])]} {_part(c[2], d, subject, right=True)}"
     if d == "where":
+        cond = c[1]
+        if isinstance(cond, Tree) and str(cond.data) == "name" and str(cond.children[0]) in _FILTER:
+            return f"{_w(c[0], subject)} {_FILTER[str(cond.children[0])]}"
         return f"{_w(c[0], subject)} whose {_w(c[1], '')}"
     if d == "call":
         fname = str(c[0])
