@@ -12,7 +12,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-SHARED = ROOT.parent / "shared"
+SHARED = ROOT.parent / "shared"  # the project's shared folder, when beside the repo (optional)
+EXAMPLES = ROOT / "examples"  # the public scenario examples, kept in the repo
 
 
 @pytest.fixture

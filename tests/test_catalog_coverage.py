@@ -3,9 +3,9 @@ import re
 
 import pytest
 
-from conftest import ROOT, SHARED, TESTS
+from conftest import ROOT, TESTS
 
-CATALOG = SHARED / "rules-catalog.md"
+CATALOG = ROOT / "docs" / "rules-catalog.md"
 
 
 def catalog_ids() -> list[str]:

@@ -5,9 +5,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tonkdsl.cli import main
-from conftest import SHARED, TESTS
+from conftest import EXAMPLES, TESTS
 
-EXAMPLE1 = SHARED / "examples" / "speno-seed-example-1.yaml"
+EXAMPLE1 = EXAMPLES / "speno-seed-example-1.yaml"
 GOOD = """\
 ruleset: standard
 players: [Ann, Bob, Cy]

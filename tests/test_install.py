@@ -37,7 +37,8 @@ def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
     tonk = venv / "bin" / "tonk"
     res = subprocess.run([str(tonk), "validate", *names], cwd=elsewhere, env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
+    examples = sorted(str(p) for p in (ROOT / "examples").glob("*.yaml"))
     if (SHARED / "examples").is_dir():
-        examples = sorted(str(p) for p in (SHARED / "examples").glob("*.yaml"))
-        res = subprocess.run([str(tonk), "check", *examples], cwd=elsewhere, env=env, capture_output=True, text=True)
-        assert res.returncode == 0, res.stdout + res.stderr
+        examples += sorted(str(p) for p in (SHARED / "examples").glob("*.yaml"))
+    res = subprocess.run([str(tonk), "check", *examples], cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
