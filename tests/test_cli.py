@@ -150,3 +150,15 @@ def test_help_lists_commands() -> None:
 def test_replay_missing_file(tmp_path: Path) -> None:
     code, out = run("replay", str(tmp_path / "nope.yaml"))
     assert code == 2 and "cannot read the file" in out
+
+
+def test_new_starts_from_standard_and_simulate_refuses_a_pack_that_cannot_deal(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["new", "ourtable", "--dir", str(tmp_path)])
+    assert res.exit_code == 0 and "extends: standard" in (tmp_path / "ourtable.yaml").read_text()
+    res = CliRunner().invoke(main, ["simulate", "big-table", "-n", "5", "--players", "12"])
+    assert res.exit_code == 0
+    big = tmp_path / "huge.yaml"
+    big.write_text("extends: standard\nname: Huge\nplayers: {max: 12}\n")
+    res = CliRunner().invoke(main, ["simulate", str(big), "-n", "5", "--players", "12"])
+    assert res.exit_code == 2
+    assert "cannot be dealt to 12 players: the pack has 52 cards; 12 players x 5 cards + the upcard need 61" in res.output

@@ -209,6 +209,13 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         if not rs.players_min <= players <= rs.players_max:
             raise click.BadParameter(f"{rs.name} is for {rs.players_min}-{rs.players_max} players",
                                      param_hint="--players")
+        try:  # a pack that cannot deal these players is bad input, found before any hand is played
+            rs.new_hand(players, seed=seed)
+        except ValueError as exc:
+            click.echo(f"error: {ref} cannot be dealt to {players} players: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except RulesetError:
+            pass  # a rule that fails is reported when the hands are played (exit 1)
         key = str(Path(target).resolve()) if isinstance(target, Path) else target
         specs.append((ref, rs, sim.Spec(key, tuple(names), seed, stake)))
     results = []
@@ -396,13 +403,17 @@ def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
 
 @main.command("new")
 @click.argument("name")
-@click.option("--from", "base", required=True, help="The ruleset to start from (a shipped name or a path).")
+@click.option("--from", "base", default=None,
+              help="The ruleset to start from (a shipped name or a path; default: the game most shipped "
+                   "rulesets extend, standard).")
 @click.option("--dir", "folder", default=".", type=click.Path(file_okay=False, path_type=Path), show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
-def new_cmd(name: str, base: str, folder: Path, force: bool) -> None:
+def new_cmd(name: str, base: str | None, folder: Path, force: bool) -> None:
     """Write a starter ruleset NAME.yaml (extending --from) and a starter scenario NAME-hand.yaml."""
+    from tonkdsl.resources import base_ruleset_name
     from tonkdsl.starter import write_starter
 
+    base = base or base_ruleset_name()
     try:
         paths = write_starter(name, base, folder, force=force)
     except LoadError as exc:

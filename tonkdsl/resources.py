@@ -28,5 +28,17 @@ def shipped_ruleset_names() -> list[str]:
     return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 
 
+def base_ruleset_name() -> str:
+    """The shipped ruleset that the most shipped rulesets extend (the game the others change):
+    where a command starts from when the user names none."""
+    counts: dict[str, int] = {}
+    for path in rulesets_dir().glob("*.yaml"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("extends:"):
+                name = line.split(":", 1)[1].split("#", 1)[0].strip()
+                counts[name] = counts.get(name, 0) + 1
+    return max(sorted(counts), key=counts.__getitem__)
+
+
 def schema_path() -> Path:
     return Path(str(resources.files("tonkdsl") / "schema" / "ruleset.schema.json"))

@@ -467,6 +467,12 @@ class _Builder:
             self.problems.append(self.doc.diagnostic(
                 "not-supported-yet", "turns that end without a discard ('required: false') are not run by "
                 "this version of the engine (see hits.ends_turn for a turn that ends after a hit)", ("turn", "discard", "required")))
+        for kind in ("book", "run"):  # a size range that is empty: no such spread could ever be laid
+            low, high = self.get(("melds", kind, "min")), self.get(("melds", kind, "max"))
+            if isinstance(low, int) and isinstance(high, int) and low > high:
+                self.problems.append(self.doc.diagnostic(
+                    "melds-range", f"a {kind} is at least {low} and at most {high} cards: no {kind} can be made",
+                    ("melds", kind, "min"), hint=f"make melds.{kind}.min at most melds.{kind}.max"))
         draw_from = self.get(("turn", "draw", "from")) or []
         if isinstance(draw_from, list) and draw_from and "stock" not in draw_from:
             self.problems.append(self.doc.diagnostic(
