@@ -223,3 +223,25 @@ def test_fuzz_mutated_rulesets(tmp_path_factory, edits: list[tuple[int, str]]) -
         load_ruleset(p)
     except LoadError as exc:
         assert exc.diagnostics
+
+
+def test_hostile_paths_and_values_get_plain_located_errors(tmp_path: Path) -> None:
+    import os
+    from tonkdsl.diagnostics import clip_line
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(LoadError) as info:  # a FIFO (or a device) is refused, never read (it would hang)
+        load_ruleset(fifo)
+    assert info.value.diagnostics[0].code == "file-not-regular"
+    big = tmp_path / "digits.yaml"
+    big.write_text("ruleset: standard\nplayers: [A, B]\nstake: " + "9" * 5000 + "\nactions: []\n")
+    with pytest.raises(LoadError) as info:
+        load_scenario(big)
+    assert "a number of more than 4,300 digits" in info.value.diagnostics[0].message
+    many = tmp_path / "many.yaml"
+    many.write_text("ruleset: standard\nplayers: [" + ", ".join(f"P{i}" for i in range(1000)) + "]\nactions: []\n")
+    with pytest.raises(LoadError) as info:  # one error: the rest of the file means nothing for 1000 players
+        load_scenario(many)
+    assert [d.message for d in info.value.diagnostics] == ["this ruleset is for 2 to 8 players, not 1000"]
+    shown, caret = clip_line("x" * 20_000, 10_000)
+    assert len(shown) <= 126 and shown.startswith("...") and shown.endswith("...") and caret == 63

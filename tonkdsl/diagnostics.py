@@ -45,9 +45,10 @@ class Diagnostic:
         where = f" (at {self.path})" if self.path else ""
         text = f"{self.location()}: {self.severity}[{self.code}]: {self.message}{where}"
         if self.source_line:
-            text += f"\n    {self.source_line}\n    {' ' * max(self.column - 1, 0)}^"
-        for file, line, col in self.related:
-            text += f"\n    see also: {file}:{line}:{col}"
+            line, caret = clip_line(self.source_line, max(self.column - 1, 0))
+            text += f"\n    {line}\n    {' ' * caret}^"
+        for file, at_line, col in self.related:
+            text += f"\n    see also: {file}:{at_line}:{col}"
         if self.hint:
             text += f"\n    hint: {self.hint}"
         return text
@@ -56,6 +57,21 @@ class Diagnostic:
         data = asdict(self)
         data["related"] = [list(r) for r in self.related]
         return data
+
+
+MAX_SHOWN = 120  # characters of a source line shown under a diagnostic
+
+
+def clip_line(line: str, at: int) -> tuple[str, int]:
+    """``line`` cut to about MAX_SHOWN characters around position ``at`` (with '...' where it is
+    cut), and where ``at`` falls in what is shown: a 20,000-character line is not echoed whole."""
+    if len(line) <= MAX_SHOWN:
+        return line, at
+    start = max(0, min(at - MAX_SHOWN // 2, len(line) - MAX_SHOWN))
+    shown = line[start:start + MAX_SHOWN]
+    head = "..." if start > 0 else ""
+    tail = "..." if start + MAX_SHOWN < len(line) else ""
+    return head + shown + tail, at - start + len(head)
 
 
 class LoadError(Exception):

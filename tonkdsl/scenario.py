@@ -327,8 +327,10 @@ def load_scenario(path: str | FsPath) -> Scenario:
     if len(set(players)) != len(players):
         r.err(("players",), "two players have the same name")
     if not ruleset.players_min <= len(players) <= ruleset.players_max:
+        # The rest of the file (hands, stock room) means nothing for this many players: stop here.
         r.err(("players",), f"this ruleset is for {ruleset.players_min} to {ruleset.players_max} players, "
               f"not {len(players)}")
+        raise LoadError(r.problems)
     reader = _DealReader(r, ruleset, ref, players)
     dealer = len(players) - 1
     if "dealer" in d:

@@ -125,6 +125,9 @@ def _error(file: str, text: str, code: str, message: str, line: int, col: int) -
 def read_text(path: str | FsPath) -> str:
     p = FsPath(path)
     try:
+        if p.exists() and not p.is_file():  # a folder, a device or a FIFO: reading could hang
+            raise LoadError([Diagnostic("file-not-regular", "this is not a regular file (a device, a pipe or "
+                                        "a folder cannot be a ruleset or a scenario)", str(path))])
         size = p.stat().st_size
     except OSError as exc:
         raise LoadError([Diagnostic("file-unreadable", f"cannot read the file: {exc.strerror}", str(path))])
@@ -244,7 +247,12 @@ def _convert(node: yaml.Node, path: Path, src: Source, counter: list[int], depth
     try:
         return loader.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
-        raise _error(src.file, src.text, "yaml-value", f"cannot read this value: {exc}", line, col)
+        if "Exceeds the limit" in str(exc) and "digits" in str(exc):  # Python's guard on huge integers
+            message = ("cannot read this value: a number of more than 4,300 digits (numbers in ruleset "
+                       "and scenario files are far smaller: see docs/security.md)")
+        else:
+            message = f"cannot read this value: {exc}"
+        raise _error(src.file, src.text, "yaml-value", message, line, col)
     finally:
         loader.dispose()
 
