@@ -18,3 +18,10 @@ def test_readme_quick_start_has_two_commands() -> None:
     lines = [line for line in block.strip().splitlines() if line.strip()]
     assert len(lines) == 2
     assert "[test]" in lines[1] and "pytest" in lines[1]
+
+
+def test_rulesets_doc_does_not_call_running_keys_unrun() -> None:
+    text = (ROOT / "docs" / "rulesets.md").read_text()
+    section = text.split("### Not run yet", 1)[1]
+    assert "the engine does not run them" not in section  # scoring, sessions, slapping, holds all run
+    assert "`turn.discard.required:\nfalse`" in section or "turn.discard.required" in section
