@@ -162,3 +162,14 @@ def test_new_starts_from_standard_and_simulate_refuses_a_pack_that_cannot_deal(t
     res = CliRunner().invoke(main, ["simulate", str(big), "-n", "5", "--players", "12"])
     assert res.exit_code == 2
     assert "cannot be dealt to 12 players: the pack has 52 cards; 12 players x 5 cards + the upcard need 61" in res.output
+
+
+def test_the_modeline_written_by_new_resolves_from_the_new_files_folder(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["new", "ourtable", "--dir", str(tmp_path / "rules")])
+    assert res.exit_code == 0, res.output
+    first = (tmp_path / "rules" / "ourtable.yaml").read_text().splitlines()[0]
+    assert first.startswith("# yaml-language-server: $schema=")
+    target = (tmp_path / "rules" / first.split("$schema=", 1)[1]).resolve()
+    assert target.is_file() and json.loads(target.read_text())["$id"]
+    res = CliRunner().invoke(main, ["schema", "--write", str(tmp_path / "elsewhere")])
+    assert res.exit_code == 0 and (tmp_path / "elsewhere" / "ruleset.schema.json").is_file()

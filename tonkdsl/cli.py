@@ -432,8 +432,21 @@ def _target(ref: str) -> str | Path:
 
 @main.command("schema")
 @click.option("--path", "show_path", is_flag=True, help="Print the schema file's path instead of its text.")
-def schema_cmd(show_path: bool) -> None:
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Copy the schema into this folder as ruleset.schema.json (for the modeline "
+                   "'# yaml-language-server: $schema=./ruleset.schema.json').")
+def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
     """Print the JSON Schema of ruleset files (for editors: see docs/rulesets.md)."""
+    if write_dir is not None:
+        from tonkdsl.starter import write_schema
+
+        try:
+            write_dir.mkdir(parents=True, exist_ok=True)
+            click.echo(f"wrote {write_schema(write_dir)}")
+        except OSError as exc:
+            click.echo(f"error: cannot write the schema into {write_dir}: {exc.strerror}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        return
     path = schema_path()
     click.echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
 

@@ -48,6 +48,20 @@ description: Our house rules.
 """
 
 
+SCHEMA_NAME = "ruleset.schema.json"
+
+
+def write_schema(folder: Path) -> Path:
+    """Copy the package's schema into ``folder`` (atomically; an older copy is replaced)."""
+    target = folder / SCHEMA_NAME
+    text = schema_path().read_text(encoding="utf-8")
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+    return target
+
+
 def write_starter(name: str, base: str, folder: Path, *, force: bool = False) -> list[Path]:
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
         raise LoadError([Diagnostic("new-name", f"'{name}' is not a file name: use letters, digits, '-' and '_'")])
@@ -59,7 +73,10 @@ def write_starter(name: str, base: str, folder: Path, *, force: bool = False) ->
         if p.exists() and not force:
             raise FileExistsError(str(p))
     title = name.replace("-", " ").replace("_", " ").title()
-    ruleset_path.write_text(RULESET.format(schema=schema_path().resolve(), title=title, base=base,
+    # The schema is copied beside the ruleset and named relatively in its modeline: the editor
+    # finds it offline, from this folder, whatever the machine or the virtual environment.
+    schema = write_schema(folder)
+    ruleset_path.write_text(RULESET.format(schema=f"./{schema.name}", title=title, base=base,
                                            file=ruleset_path.name), encoding="utf-8")
     scenario_path.write_text(_starter_scenario(ruleset_path, name), encoding="utf-8")
     load_scenario(scenario_path)  # what we wrote must be valid
