@@ -300,6 +300,11 @@ def load_scenario(path: str | FsPath) -> Scenario:
     d = src.data
     if not isinstance(d, dict):
         raise LoadError([src.diagnostic("scenario-shape", "a scenario file must be a mapping of keys", ())])
+    if "ruleset" not in d and ({"extends", "pack", "turn", "endings", "deal", "melds"} & set(d)):
+        raise LoadError([src.diagnostic(
+            "scenario-is-ruleset", "this is a ruleset, not a scenario", (),
+            hint=f"check it with 'tonk validate {p.name}' and 'tonk lint {p.name}'; a scenario names its "
+                 "ruleset with 'ruleset:'")])
     r.check_keys(d, (), _KEYS)
     is_session = "deals" in d
     for key in ("ruleset", "players") + (() if is_session else ("actions",)):
