@@ -181,3 +181,13 @@ def test_check_on_a_folder_says_a_ruleset_is_a_ruleset(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert "error[scenario-is-ruleset]: this is a ruleset, not a scenario" in res.output
     assert res.output.count("error[") == 1  # one plain error, not one per key
+
+
+def test_the_starter_hand_still_replays_after_getting_started_step_3(tmp_path: Path) -> None:
+    from conftest import ROOT
+    assert CliRunner().invoke(main, ["new", "our-table", "--dir", str(tmp_path)]).exit_code == 0
+    guide = (ROOT / "docs" / "getting-started.md").read_text()
+    step3 = guide.split("## 3.")[1].split("```yaml")[1].split("```")[0]
+    (tmp_path / "our-table.yaml").write_text(step3)  # the reader writes what step 3 shows
+    res = CliRunner().invoke(main, ["check", str(tmp_path / "our-table-hand.yaml")])
+    assert res.exit_code == 0, res.output

@@ -9,6 +9,7 @@ import yaml
 from tonkdsl.bots import greedy_bot
 from tonkdsl.diagnostics import Diagnostic, LoadError
 from tonkdsl.loader import load_ruleset, resolve_name
+from tonkdsl.actions import Hit
 from tonkdsl.resources import schema_path
 from tonkdsl.rng import Rng
 from tonkdsl.scenario import load_scenario, replay
@@ -93,7 +94,11 @@ def _starter_scenario(ruleset_path: Path, name: str) -> str:
     rng = Rng(seed)
     while not state.is_terminal() and len(actions) < 200:
         seat = state.current_player()
-        act = greedy_bot(observation(state, seat), state.legal_actions(), rng)
+        # No hits: the first house rules people write often close books or runs to hits, and the
+        # golden hand should still replay after them (docs/getting-started.md, step 3).
+        legal = state.legal_actions()
+        plain = [a for a in legal if not isinstance(a, Hit)]
+        act = greedy_bot(observation(state, seat), plain or legal, rng)
         state.apply(act)
         actions.append(f"{players[seat]} {act}")
     data = {"ruleset": ruleset_path.name, "players": players, "seed": seed, "actions": actions}
