@@ -96,3 +96,14 @@ def test_plot(tmp_path: Path) -> None:
     path = tmp_path / "p.png"
     code, out = run_cli("standard", "speno", "-n", "100", "--plot", str(path))
     assert code == 0 and path.stat().st_size > 1000
+
+
+def test_a_score_sheet_is_reported_per_hand_with_intervals() -> None:
+    from tonkdsl.cli import main
+    res = CliRunner().invoke(main, ["simulate", "pushups", "-n", "200", "--players", "3", "--seed", "1"])
+    assert res.exit_code == 0 and "score per hand, by seat" in res.output
+    res = CliRunner().invoke(main, ["simulate", "pushups", "-n", "200", "--players", "3", "--seed", "1", "--json"])
+    seat = json.loads(res.output)["rulesets"][0]["seats"][0]
+    assert seat["score_per_hand"] > 0 and seat["score_ci95"][0] <= seat["score_per_hand"] <= seat["score_ci95"][1]
+    res = CliRunner().invoke(main, ["simulate", "standard", "-n", "50", "--players", "3"])
+    assert "score per hand" not in res.output  # money only: no score sheet to report

@@ -62,6 +62,15 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
             s = d["seats"][i]
             row += f"{s['per_hand']:+7.3f} [{s['ci95'][0]:+.3f}, {s['ci95'][1]:+.3f}]".ljust(width) + mark(ref, f"seats.{i + 1}")
         lines.append(row)
+    if any(s.get("score") for _, _, d in results for s in d["seats"]):  # a score sheet is kept
+        lines.append("score per hand, by seat")
+        for i in range(first["players"]):
+            row = f"  seat {i + 1:<15}"
+            for ref, _, d in results:
+                s = d["seats"][i]
+                lo, hi = s.get("score_ci95", [0.0, 0.0])
+                row += f"{s.get('score_per_hand', 0.0):+7.3f} [{lo:+.3f}, {hi:+.3f}]".ljust(width) + "  "
+            lines.append(row)
     lines.append("hand length (actions)")
     row = f"  {'mean, median, p90':<20}"
     for ref, _, d in results:

@@ -129,6 +129,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             tally.pay_sum[seat] += money[seat]
             tally.pay_sq[seat] += money[seat] * money[seat]
             tally.score_sum[seat] += session.scores[seat]
+            tally.score_sq[seat] += session.scores[seat] * session.scores[seat]
     return tally, lines
 
 
@@ -177,6 +178,7 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
             tally.pay_sum[seat] += money[seat]
             tally.pay_sq[seat] += money[seat] * money[seat]
             tally.score_sum[seat] += session.scores[seat]
+            tally.score_sq[seat] += session.scores[seat] * session.scores[seat]
     return tally, lines
 
 
@@ -251,9 +253,11 @@ def summary(tally: Tally) -> dict[str, Any]:
     for seat in range(tally.players):
         mean, lo, hi = mean_ci(tally.pay_sum[seat], tally.pay_sq[seat], tally.sessions)
         per_hand = tally.hands / max(tally.sessions, 1)
+        smean, slo, shi = mean_ci(tally.score_sum[seat], tally.score_sq[seat], tally.sessions)
         seats.append({"seat": seat + 1, "net": tally.pay_sum[seat],
                       "per_hand": mean / per_hand, "ci95": [lo / per_hand, hi / per_hand],
-                      "score": tally.score_sum[seat]})
+                      "score": tally.score_sum[seat], "score_per_hand": smean / per_hand,
+                      "score_ci95": [slo / per_hand, shi / per_hand]})
     mean_len = tally.actions / n if n else 0.0
     sq = sum(v * v * c for v, c in tally.lengths.items())
     _, llo, lhi = mean_ci(tally.actions, sq, n)

@@ -24,6 +24,7 @@ class Tally:
     pay_sum: list[int] = field(default_factory=list)  # money per seat, sessions settled
     pay_sq: list[int] = field(default_factory=list)  # sum of squares of per-session money, per seat
     score_sum: list[int] = field(default_factory=list)
+    score_sq: list[int] = field(default_factory=list)  # sum of squares of per-session scores, per seat
     lengths: Counter[int] = field(default_factory=Counter)  # actions per hand -> hands
     match_wins: list[int] = field(default_factory=list)  # matches won per seat (a shared win counts for each)
     match_lengths: Counter[int] = field(default_factory=Counter)  # hands per match -> matches
@@ -33,6 +34,7 @@ class Tally:
         self.pay_sum = self.pay_sum or [0] * self.players
         self.pay_sq = self.pay_sq or [0] * self.players
         self.score_sum = self.score_sum or [0] * self.players
+        self.score_sq = self.score_sq or [0] * self.players
         self.match_wins = self.match_wins or [0] * self.players
 
     def add(self, other: "Tally") -> None:
@@ -49,6 +51,7 @@ class Tally:
             self.pay_sum[i] += other.pay_sum[i]
             self.pay_sq[i] += other.pay_sq[i]
             self.score_sum[i] += other.score_sum[i]
+            self.score_sq[i] += other.score_sq[i]
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
