@@ -245,3 +245,16 @@ def test_hostile_paths_and_values_get_plain_located_errors(tmp_path: Path) -> No
     assert [d.message for d in info.value.diagnostics] == ["this ruleset is for 2 to 8 players, not 1000"]
     shown, caret = clip_line("x" * 20_000, 10_000)
     assert len(shown) <= 126 and shown.startswith("...") and shown.endswith("...") and caret == 63
+
+
+def test_sums_are_bounded_and_a_written_zero_divisor_is_refused() -> None:
+    from tonkdsl.engine import deal
+    with pytest.raises(ExprError, match="by a written 0: a division by zero"):
+        compile_expr("stake / 0", NAMES)
+    big = compile_expr("sum(1 .. 1000000) * 1000", NAMES)
+    state = deal(load_ruleset("standard"), 2, seed=1)
+    from tonkdsl.names import EvalContext
+    with pytest.raises(EvalError, match="MAX_NUMBER"):
+        big.fn(EvalContext(state, 0))
+    with pytest.raises(EvalError, match="MAX_NUMBER"):
+        compile_expr("sum([999999999999, 999999999999])", NAMES).fn(EvalContext(state, 0))

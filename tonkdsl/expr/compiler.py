@@ -386,12 +386,12 @@ class _Compiler:
             return BOOL, (lambda ctx: f(af(ctx))), None
         if fname == "sum" and at.item == CARD:
             value = self.names.attrs[CARD]["value"][1]
-            return NUM, (lambda ctx: sum(value(ctx, c) for c in af(ctx))), None
+            return NUM, (lambda ctx: _check_num(sum(value(ctx, c) for c in af(ctx)))), None
         if at.item not in (NUM, ANY):
             raise self.err(args[0], f"{fname}() needs a list of numbers, not {_a(at)}"
                            + (" (write e.g. min(players.count))" if at.item == PLAYER else ""))
-        if fname == "sum":
-            return NUM, (lambda ctx: sum(af(ctx))), None
+        if fname == "sum":  # a sum is a number like any other: checked against MAX_NUMBER
+            return NUM, (lambda ctx: _check_num(sum(af(ctx)))), None
         pick = min if fname == "min" else max
 
         def minmax(ctx: Any) -> Any:
@@ -415,6 +415,9 @@ class _Compiler:
                 code = "limit-expr-number" if "MAX_" in str(exc) else "expr-value"
                 raise ExprError(str(exc), line, col, code) from None
             return NUM, (lambda ctx: v), v
+        if sym in ("/", "%") and rl == 0:  # a division by a written 0 can never be evaluated
+            line, col = _where(t.children[1])
+            raise ExprError(f"'{sym}' by a written 0: a division by zero", line, col, "expr-value")
         if sym in _CHECKED:  # + - * written out: one closure, no call of the operator
             return NUM, _CHECKED[sym](lf, rf, ll, rl), None
         return NUM, (lambda ctx: op(lf(ctx), rf(ctx))), None
