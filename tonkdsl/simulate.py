@@ -109,12 +109,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             side_bets = rs.session.side_bets
             suits = {b.id: rng.choice(SUITS_STANDARD) for b in side_bets if b.kind == "named_suit"} if side_bets else None
             session.finish_hand(state, named_suits=suits)
-            tally.hands += 1
-            tally.actions += n
-            tally.lengths[n] += 1
-            tally.endings[outcome.end] += 1
-            for rule in outcome.rules:  # each rule once per hand (outcome.rules has no repeats)
-                tally.rules[rule] += 1
+            tally.add_hand(outcome.end, outcome.rules, n)  # outcome.rules has no repeats
             if records:
                 lines.append(json.dumps({
                     "hand": index, "seed": hand_seed, "dealer": state.dealer, "end": outcome.end,
@@ -122,14 +117,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
                     "scores": list(outcome.scores), "counts": list(outcome.counts), "actions": n,
                     "rules": list(outcome.rules)}))
             index += 1
-        money = session.money()
-        tally.sessions += 1
-        tally.pot_left += session.pot
-        for seat in range(players):
-            tally.pay_sum[seat] += money[seat]
-            tally.pay_sq[seat] += money[seat] * money[seat]
-            tally.score_sum[seat] += session.scores[seat]
-            tally.score_sq[seat] += session.scores[seat] * session.scores[seat]
+        tally.add_session(session.money(), session.scores, session.pot)
     return tally, lines
 
 
@@ -155,12 +143,7 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
             outcome = state._outcome
             assert outcome is not None
             record = session.finish_hand(state)
-            tally.hands += 1
-            tally.actions += n
-            tally.lengths[n] += 1
-            tally.endings[outcome.end] += 1
-            for rule in outcome.rules:
-                tally.rules[rule] += 1
+            tally.add_hand(outcome.end, outcome.rules, n)
             if records:
                 lines.append(json.dumps({
                     "match": m, "hand": h, "seed": hand_seed, "seats": list(seats), "dealer": seats[state.dealer],
@@ -168,17 +151,10 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
                     "payouts": list(outcome.payouts), "scores": list(outcome.scores),
                     "eliminated": list(record.eliminated), "actions": n, "rules": list(outcome.rules)}))
             h += 1
-        money = session.money()
-        tally.sessions += 1
-        tally.pot_left += session.pot
+        tally.add_session(session.money(), session.scores, session.pot)
         tally.match_lengths[h] += 1
         for seat in session.match_winners():
             tally.match_wins[seat] += 1
-        for seat in range(players):
-            tally.pay_sum[seat] += money[seat]
-            tally.pay_sq[seat] += money[seat] * money[seat]
-            tally.score_sum[seat] += session.scores[seat]
-            tally.score_sq[seat] += session.scores[seat] * session.scores[seat]
     return tally, lines
 
 

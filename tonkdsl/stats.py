@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
 Z95 = 1.959963984540054
 
@@ -36,6 +37,25 @@ class Tally:
         self.score_sum = self.score_sum or [0] * self.players
         self.score_sq = self.score_sq or [0] * self.players
         self.match_wins = self.match_wins or [0] * self.players
+
+    def add_hand(self, end: str, rules: Iterable[str], actions: int) -> None:
+        """Count one hand: how it ended, the rules that paid (each once), its length."""
+        self.hands += 1
+        self.actions += actions
+        self.lengths[actions] += 1
+        self.endings[end] += 1
+        for rule in rules:
+            self.rules[rule] += 1
+
+    def add_session(self, money: Sequence[int], scores: Sequence[int], pot: int) -> None:
+        """Count one settled session (or match): each seat's money and score, the pot left."""
+        self.sessions += 1
+        self.pot_left += pot
+        for seat in range(self.players):
+            self.pay_sum[seat] += money[seat]
+            self.pay_sq[seat] += money[seat] * money[seat]
+            self.score_sum[seat] += scores[seat]
+            self.score_sq[seat] += scores[seat] * scores[seat]
 
     def add(self, other: "Tally") -> None:
         self.hands += other.hands
