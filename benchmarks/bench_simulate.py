@@ -7,7 +7,8 @@ Prints hands/s and actions/s of `tonk simulate standard` (greedy bots, one core)
 `../shared/bench/tonk_min.py bench --players 3`, and the ratio. Both run in this same process,
 repetitions alternating between them; the medians are reported. Then the speed-up of two
 worker processes over one, and the peak memory of whole `tonk simulate` runs of growing size
-(tallies stream: memory should not grow with the number of hands).
+(tallies stream: memory should not grow with the number of hands), and the start-up of the
+commands (a whole short `tonk simulate` next to the same hands played in-process).
 """
 from __future__ import annotations
 
@@ -96,6 +97,33 @@ def bench_workers(hands: int) -> None:
     print(f"two workers: {times[1] / times[2]:.2f} x one worker (target 1.7)")
 
 
+def _best_wall(argv: list[str], reps: int) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench_startup(hands: int, reps: int) -> None:
+    """The commands' start: '--help' alone, and a whole 'tonk simulate' against the same hands
+    played in this process (the start-up's share of a short run)."""
+    tonk = [sys.executable, "-m", "tonkdsl"]
+    for args in (["--help"], ["simulate", "--help"], ["validate", "--help"]):
+        print(f"  tonk {' '.join(args):<18} {_best_wall(tonk + args, reps):.3f} s (target 0.25)")
+    spec = sim.Spec("standard", ("greedy",) * 3, 0)
+    sim.ruleset_of("standard")
+    inside = float("inf")
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        sim.run(spec, hands)
+        inside = min(inside, time.perf_counter() - t0)
+    whole = _best_wall(tonk + ["simulate", "standard", "-n", str(hands), "--players", "3"], reps)
+    print(f"  {hands} hands in this process {inside:.3f} s; 'tonk simulate standard -n {hands}' "
+          f"{whole:.3f} s: {whole / inside:.2f} x (target 1.3), best of {reps}")
+
+
 def bench_memory(sizes: list[int]) -> None:
     for n in sizes:
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -114,11 +142,15 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--workers-hands", type=int, default=6000)
     ap.add_argument("--memory", default="20000,200000", help="comma-separated run sizes ('' to skip)")
+    ap.add_argument("--startup-hands", type=int, default=4000, help="hands of the start-up comparison (0 skips)")
     a = ap.parse_args()
     print(f"python {sys.version.split()[0]}; standard, {a.players} players, greedy bots, one core")
     bench_speed(a.players, a.hands, a.reps)
     if a.workers_hands:
         bench_workers(a.workers_hands)
+    if a.startup_hands:
+        print("start-up")
+        bench_startup(a.startup_hands, 7)
     if a.memory:
         bench_memory([int(x) for x in a.memory.split(",")])
 

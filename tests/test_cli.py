@@ -191,3 +191,29 @@ def test_the_starter_hand_still_replays_after_getting_started_step_3(tmp_path: P
     (tmp_path / "our-table.yaml").write_text(step3)  # the reader writes what step 3 shows
     res = CliRunner().invoke(main, ["check", str(tmp_path / "our-table-hand.yaml")])
     assert res.exit_code == 0, res.output
+
+
+def _modules_after(code: str) -> list[str]:
+    import subprocess
+    import sys
+
+    probe = (f"{code}\nimport sys\n"
+             "print(' '.join(m for m in ('tonkdsl.engine', 'jsonschema', 'lark', 'rich') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def test_help_loads_neither_the_engine_nor_jsonschema_nor_lark() -> None:
+    # What keeps 'tonk --help' and every subcommand's --help under 0.25 s (measured in
+    # benchmarks/bench_simulate.py): the commands import what they need when they run.
+    assert _modules_after("from tonkdsl.cli import main\nimport tonkdsl") == []
+
+
+def test_a_shipped_ruleset_loads_without_jsonschema_and_a_user_file_is_checked_in_full(tmp_path: Path) -> None:
+    # The shipped rulesets' digests are listed (valid-digests.txt, made and checked by docgen):
+    # loading one skips jsonschema's import; any other document is validated by jsonschema.
+    assert "jsonschema" not in _modules_after("from tonkdsl import load_ruleset\nload_ruleset('standard')")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: standard\nmelds: {book: {min: two}}\n")
+    code = f"from tonkdsl import load_ruleset, LoadError\ntry:\n    load_ruleset({str(bad)!r})\nexcept LoadError: pass"
+    assert "jsonschema" in _modules_after(code)

@@ -8,16 +8,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
 import click
 
-from tonkdsl.bots import BOTS
-from tonkdsl.diagnostics import Diagnostic, LoadError
-from tonkdsl.engine import RulesetError
-from tonkdsl.loader import load_ruleset
-from tonkdsl.resources import schema_path, shipped_ruleset_names
-from tonkdsl.scenario import compare, load_scenario, replay
+from tonkdsl.diagnostics import LoadError
+
+if TYPE_CHECKING:
+    from tonkdsl.diagnostics import Diagnostic
+
+# Each command imports what it needs when it runs: 'tonk --help' and every '--help' start without
+# loading the engine, jsonschema and lark (docs/cli.md: under 0.25 s).
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -52,6 +53,8 @@ def main() -> None:
               help="A folder that 'extends' may reach outside the file's own folder.")
 def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) -> None:
     """Check ruleset files (or shipped names): exit 0 when all are valid, 2 listing every problem."""
+    from tonkdsl.loader import load_ruleset
+
     results: list[dict[str, Any]] = []
     bad = False
     for ref in rulesets:
@@ -79,6 +82,8 @@ def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) 
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def replay_cmd(scenario: Path, as_json: bool) -> None:
     """Replay a scenario file and print how the hand ends (see scenario-format.md)."""
+    from tonkdsl.scenario import load_scenario, replay
+
     try:
         result = replay(load_scenario(scenario))
     except LoadError as exc:
@@ -131,6 +136,8 @@ def check(scenarios: tuple[Path, ...], as_json: bool) -> None:
     """Replay scenarios and compare with their 'expect' sections: exit 0 when all match.
 
     A folder stands for the .yaml files in it."""
+    from tonkdsl.scenario import compare, load_scenario, replay
+
     scenarios = tuple(p for s in scenarios for p in (sorted(s.glob("*.yaml")) if s.is_dir() else [s]))
     failed = bad = 0
     report = []
@@ -187,6 +194,8 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
     With several rulesets, differences from the first that are significant at the 95% level
     are marked with '*'."""
     from tonkdsl import simulate as sim
+    from tonkdsl.bots import BOTS
+    from tonkdsl.engine import RulesetError
     from tonkdsl.report_sim import compare, render_text
 
     names = [b.strip() for b in bots.split(",")]
@@ -202,8 +211,9 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
     specs = []
     for ref in rulesets:
         target = _target(ref)
+        key = str(Path(target).resolve()) if isinstance(target, Path) else target
         try:
-            rs = load_ruleset(target)
+            rs = sim.ruleset_of(key)
         except LoadError as exc:
             _bad_input(exc, as_json)
         if not rs.players_min <= players <= rs.players_max:
@@ -216,7 +226,6 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
             sys.exit(EXIT_BAD_INPUT)
         except RulesetError:
             pass  # a rule that fails is reported when the hands are played (exit 1)
-        key = str(Path(target).resolve()) if isinstance(target, Path) else target
         specs.append((ref, rs, sim.Spec(key, tuple(names), seed, stake)))
     results = []
     try:
@@ -256,13 +265,30 @@ def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler:
                        label: str, quiet: bool) -> Any:
     if quiet or not sys.stderr.isatty():
         return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    import time
 
-    with Progress(TextColumn(f"simulating {label}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True) as bar:
-        task = bar.add_task(label, total=hands)
-        return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle,
-                       progress=lambda done: bar.update(task, completed=done))
+    # The bar appears once a run has lasted half a second: a short run does not pay for
+    # importing rich (0.07 s) nor flash a bar.
+    started = time.monotonic()
+    state: dict[str, Any] = {}
+
+    def progress(done: int) -> None:
+        if "bar" not in state:
+            if time.monotonic() - started < 0.5:
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            bar = Progress(TextColumn(f"simulating {label}"), BarColumn(), MofNCompleteColumn(),
+                           TimeRemainingColumn(), transient=True)
+            state["bar"], state["task"] = bar, bar.add_task(label, total=hands)
+            bar.start()
+        state["bar"].update(state["task"], completed=done)
+
+    try:
+        return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle, progress=progress)
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
 
 
 @main.command("play")
@@ -286,6 +312,7 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
     'discard 6S', 'drop'), a number from the menu, or a short form; 'help' lists them."""
     import random as _random
 
+    from tonkdsl.engine import RulesetError
     from tonkdsl.play import Player, new_game, resume_game
     from tonkdsl.screen import Screen
 
@@ -334,6 +361,7 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
 
     Exit 0 clean, 1 errors (or warnings with --strict), 2 unreadable or invalid input.
     The checks and their codes are listed in docs/lint.md."""
+    from tonkdsl.engine import RulesetError
     from tonkdsl.lint import lint
     from tonkdsl.lint import report
 
@@ -361,6 +389,7 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
 def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None:
     """Print a complete rules sheet of RULESET, made from its data."""
     from tonkdsl.explain import explain
+    from tonkdsl.loader import load_ruleset
 
     try:
         rs = load_ruleset(_target(ruleset))
@@ -383,7 +412,7 @@ def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
 
     Exit 0 when they are the same, 1 when they differ, 2 on bad input."""
     from tonkdsl.explain.diff import diff
-    from tonkdsl.loader import load_doc
+    from tonkdsl.loader import load_doc, load_ruleset
 
     try:
         for ref in (a, b):
@@ -447,6 +476,8 @@ def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
             click.echo(f"error: cannot write the schema into {write_dir}: {exc.strerror}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         return
+    from tonkdsl.resources import schema_path
+
     path = schema_path()
     click.echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
 
@@ -454,6 +485,8 @@ def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
 @main.command("rulesets")
 def list_rulesets() -> None:
     """List the shipped rulesets."""
+    from tonkdsl.resources import shipped_ruleset_names
+
     for name in shipped_ruleset_names():
         click.echo(name)
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
 from tonkdsl.bots import BOTS, Policy
 from tonkdsl.cards import SUITS_STANDARD
@@ -26,6 +25,9 @@ from tonkdsl.ruleset import Ruleset
 from tonkdsl.session import Session
 from tonkdsl.stats import Tally, mean_ci, quantile, wilson
 from tonkdsl.view import View
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 MAX_ACTIONS_PER_HAND = 50_000
 CHUNK_HANDS = 250  # hands per task sent to a worker (rounded to whole sessions)
@@ -70,7 +72,9 @@ class Spec:
 
 
 @lru_cache(maxsize=8)
-def _ruleset(ref: str) -> Ruleset:
+def ruleset_of(ref: str) -> Ruleset:
+    """The ruleset a :class:`Spec` names, loaded once per process (the CLI loads it through
+    here too, so that a run compiles its expressions once)."""
     return load_ruleset(Path(ref) if ref.endswith((".yaml", ".yml")) else ref)
 
 
@@ -85,7 +89,7 @@ MATCH_CHUNK = 20  # matches per task sent to a worker
 def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False, *,
                  ruleset: Ruleset | None = None, bots: Sequence[Policy] | None = None) -> tuple[Tally, list[str]]:
     """Play ``hands`` hands from hand index ``first_hand`` (whole sessions); a worker's task."""
-    rs = ruleset if ruleset is not None else _ruleset(spec.ruleset)
+    rs = ruleset if ruleset is not None else ruleset_of(spec.ruleset)
     bots = list(bots) if bots is not None else [BOTS[b] for b in spec.bots]
     if rs.session.is_match:
         return run_matches(spec, first_hand, hands, records, ruleset=rs, bots=bots)
@@ -159,9 +163,9 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
 
 
 def _chunks(spec: Spec, hands: int) -> list[tuple[int, int]]:
-    if _ruleset(spec.ruleset).session.is_match:  # 'hands' counts matches
+    if ruleset_of(spec.ruleset).session.is_match:  # 'hands' counts matches
         return [(start, min(MATCH_CHUNK, hands - start)) for start in range(0, hands, MATCH_CHUNK)]
-    length = session_length(_ruleset(spec.ruleset))
+    length = session_length(ruleset_of(spec.ruleset))
     size = max(length, (CHUNK_HANDS // length) * length)
     return [(start, min(size, hands - start)) for start in range(0, hands, size)]
 
@@ -202,6 +206,8 @@ def _results(tasks: list[tuple[Spec, int, int, bool]], workers: int,
             yield _task(t)
         return
     # A sliding window of tasks in flight, taken in order: memory stays flat however many hands.
+    from concurrent.futures import ProcessPoolExecutor  # only here: 12 ms of every start otherwise
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         window: deque[Future[tuple[Tally, list[str]]]] = deque()
         pending = iter(tasks)
