@@ -184,3 +184,42 @@ def test_a_match_is_played_to_its_end_and_names_its_winner() -> None:
     assert res.returncode == 0, res.stderr
     assert "Hand 1 of the match" in res.stdout and "== match over ==" in res.stdout
     assert "You are out of the match." in res.stdout and "Match won by Greedy2" in res.stdout
+
+
+def test_a_save_whose_dealt_cards_were_edited_is_refused(tmp_path: Path) -> None:
+    save = tmp_path / "game.yaml"
+    play(["standard", "--seed", "11", "--save", str(save)], ["quit"])
+    data = yaml.safe_load(save.read_text())
+    you = data["deals"][0]["hands"]["You"]
+    stock = data["deals"][0]["stock"]
+    you[0], stock[0] = stock[0], you[0]  # a better card swapped in from the stock
+    save.write_text(yaml.safe_dump(data, sort_keys=False))
+    good = save.read_text()
+    res = play(["--resume", str(save)], ["quit"])
+    assert res.returncode == 2 and "error[save-deal]" in res.stderr
+    assert "hand 1 of the save is not the hand its seed deals" in res.stderr
+    assert save.read_text() == good  # refused, and the file is left as it was
+    data["deals"][0]["seed"] += 1  # a seed that is not the game's
+    save.write_text(yaml.safe_dump(data, sort_keys=False))
+    assert "error[save-deal]" in play(["--resume", str(save)], ["quit"]).stderr
+
+
+def test_names_that_could_not_be_resumed_are_refused_up_front(tmp_path: Path) -> None:
+    for name, said in (("Ann Lee", "a name is one word"), ("", "a name is one word"), ("- x", "a name is one word"),
+                       ("Greedy1", "is the name of a bot at this table")):
+        res = play(["standard", "--seed", "1", "--name", name, "--save", str(tmp_path / "g.yaml")], ["quit"])
+        assert res.returncode == 2 and said in res.stderr, (name, res.stderr)
+        assert not (tmp_path / "g.yaml").exists()
+    res = play(["standard", "--seed", "1", "--name", "Ann_Lee", "--save", str(tmp_path / "g.yaml")], ["quit"])
+    assert res.returncode == 0 and "Ann_Lee" in (tmp_path / "g.yaml").read_text()
+
+
+def test_save_paths_are_checked_before_the_game(tmp_path: Path) -> None:
+    res = play(["standard", "--seed", "1", "--save", str(tmp_path / "missing" / "g.yaml")], ["quit"])
+    assert res.returncode == 2 and f"the folder {tmp_path / 'missing'} does not exist" in res.stderr
+    existing = tmp_path / "old.yaml"
+    existing.write_text("a game in progress\n")
+    res = play(["standard", "--seed", "1", "--save", str(existing)], ["quit"])
+    assert res.returncode == 2 and "exists already" in res.stderr and f"--resume {existing}" in res.stderr
+    assert existing.read_text() == "a game in progress\n"
+    assert "Traceback" not in res.stderr

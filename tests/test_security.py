@@ -3,6 +3,7 @@
 Also a hypothesis fuzz suite over the loader, the expression language and scenario files: every
 input ends in success or diagnostics, never a traceback, each case bounded in time.
 """
+import os
 import time
 from pathlib import Path
 
@@ -251,10 +252,143 @@ def test_sums_are_bounded_and_a_written_zero_divisor_is_refused() -> None:
     from tonkdsl.engine import deal
     with pytest.raises(ExprError, match="by a written 0: a division by zero"):
         compile_expr("stake / 0", NAMES)
-    big = compile_expr("sum(1 .. 1000000) * 1000", NAMES)
+    big = compile_expr("sum(1 .. 100000) * 100000000", NAMES)
     state = deal(load_ruleset("standard"), 2, seed=1)
     from tonkdsl.names import EvalContext
     with pytest.raises(EvalError, match="MAX_NUMBER"):
         big.fn(EvalContext(state, 0))
     with pytest.raises(EvalError, match="MAX_NUMBER"):
         compile_expr("sum([999999999999, 999999999999])", NAMES).fn(EvalContext(state, 0))
+
+
+def test_the_cost_of_an_expression_is_bounded_when_it_loads(write) -> None:
+    nested = "count(players where count > 0)"
+    for _ in range(11):  # players^12 evaluations of the innermost condition per check
+        nested = f"count(players where {nested} > 0)"
+    p = write("nested.yaml", f"extends: standard\nturn:\n  drop: {{allowed: '{nested} > 0'}}\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert "error[limit-expr-cost]" in diag(info) and "the limit (MAX_EXPR_COST) is 200,000" in diag(info)
+    p = write("sum.yaml", "extends: standard\ndeal_wins:\n  rules:\n"
+                          "    - {id: big, when: 'sum(1 .. 1000000) > count', pays: stake}\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert "one evaluation of this expression may take 1,000,006 steps" in diag(info)
+    # Two levels over the players are an ordinary rule and load.
+    assert compile_expr("count(players where count(others where count < 10) > 0)", NAMES).cost < 2_000
+
+
+def test_lint_odds_stop_at_their_budget(write) -> None:
+    from tonkdsl.lint.odds import MAX_ODDS_STEPS, compute
+    p = write("slow.yaml", "extends: standard\ndeal_wins:\n  rules:\n"
+                           "    - {id: big, when: 'sum(1 .. 100000) > count', pays: stake}\n")
+    table = compute(load_ruleset(p))
+    big = next(o for o in table.odds if o.rule == "big")
+    assert big.hands is None and f"more than {MAX_ODDS_STEPS:,} steps (MAX_ODDS_STEPS)" in big.reason
+
+
+# --- files that other files name, output paths, long names (issue 22) ----------------------
+def _scenario(ruleset: str) -> str:
+    return f"ruleset: {ruleset}\nplayers: [a, b]\ndealer: a\nseed: 1\nactions: []\n"
+
+
+def test_a_scenario_reads_a_ruleset_only_where_extends_may(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from tonkdsl.cli import main
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "s.yaml").write_text(_scenario("/etc/passwd"))
+    res = CliRunner().invoke(main, ["replay", str(tmp_path / "sub" / "s.yaml")])
+    assert res.exit_code == 2 and "error[ruleset-outside]" in res.output and "root:" not in res.output
+    # With --allow-path the file is read, and since it is not a ruleset none of its lines is shown.
+    res = CliRunner().invoke(main, ["replay", "--allow-path", "/etc", str(tmp_path / "sub" / "s.yaml")])
+    assert res.exit_code == 2 and "error[not-a-ruleset]" in res.output and "root:" not in res.output
+    # A configuration file in the working folder: YAML, but not a ruleset: no value echoed.
+    conf = tmp_path / "conf.yaml"
+    conf.write_text("password: hunter2\nuser: ann\n")
+    (tmp_path / "sub" / "s.yaml").write_text(_scenario("../conf.yaml"))
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        res = CliRunner().invoke(main, ["replay", "sub/s.yaml"])
+    finally:
+        os.chdir(cwd)
+    assert res.exit_code == 2 and "error[not-a-ruleset]" in res.output and "hunter2" not in res.output
+
+
+def test_a_named_file_with_a_yaml_error_shows_no_line(write) -> None:
+    write("secret.yaml", "token: [abc\n")
+    p = write("r.yaml", "extends: secret.yaml\nname: r\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    assert "yaml-syntax" in diag(info) and "abc" not in diag(info)
+
+
+def test_output_paths_are_checked_before_the_work(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from tonkdsl.cli import main
+    run = CliRunner().invoke
+    res = run(main, ["explain", "standard", "-o", str(tmp_path / "no" / "x.txt")])
+    assert res.exit_code == 2 and "does not exist" in res.output
+    res = run(main, ["explain", "standard", "-o", str(tmp_path / "x.html")])
+    assert res.exit_code == 2 and "names a HTML file, but --format is text: add --format html" in res.output
+    res = run(main, ["simulate", "standard", "-n", "5", "--plot", str(tmp_path / "x.jpg")])
+    assert res.exit_code == 2 and "must end in .png or .svg" in res.output
+    (tmp_path / "old.txt").write_text("old")
+    res = run(main, ["explain", "standard", "-o", str(tmp_path / "old.txt")])
+    assert res.exit_code == 0 and f"replaces the existing file {tmp_path / 'old.txt'}" in res.output
+    assert not isinstance(res.exception, Exception) or isinstance(res.exception, SystemExit)
+
+
+@pytest.mark.parametrize("args", [["validate", "{L}.yaml"], ["validate", "{L}"], ["replay", "{L}.yaml"],
+                                  ["simulate", "{L}"], ["lint", "{L}.yaml"], ["explain", "{L}"],
+                                  ["diff", "standard", "{L}.yaml"], ["check", "{L}.yaml"], ["new", "{L}"],
+                                  ["explain", "standard", "-o", "{L}.txt"], ["play", "--resume", "{L}.yaml"]])
+def test_names_longer_than_the_file_system_takes(args: list[str], tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from tonkdsl.cli import main
+    long = "a" * 300
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        res = CliRunner().invoke(main, [a.replace("{L}", long) for a in args])
+    finally:
+        os.chdir(cwd)
+    assert res.exit_code == 2, res.output
+    assert isinstance(res.exception, SystemExit), res.exception
+
+
+def test_a_rule_that_fails_in_replay_is_a_ruleset_error(write) -> None:
+    from click.testing import CliRunner
+    from tonkdsl.cli import main
+    write("r.yaml", "extends: standard\nendings:\n  drop_won:\n    payouts:\n"
+                    "      - {id: drop-won, from: others, to: dropper, amount: stake / (count - count)}\n")
+    s = write("s.yaml", "ruleset: r.yaml\nplayers: [a, b]\ndealer: b\nhands: {a: [2S, 3S, 4S, 5S, 6S], "
+                        "b: [KS, KH, 9D, QS, 8H]}\nactions: [a drop]\n")
+    res = CliRunner().invoke(main, ["replay", str(s), "--json"])
+    err = __import__("json").loads(res.output)["error"]
+    assert res.exit_code == 1 and err["kind"] == "ruleset" and err["message"].startswith("the ruleset failed:")
+    res = CliRunner().invoke(main, ["replay", str(s)])
+    assert "ruleset error at action 1 (a drop): the ruleset failed:" in res.output and "is illegal" not in res.output
+
+
+def test_messages_name_keys_plainly(write) -> None:
+    p = write("r.yaml", 'extends: standard\npack: {values: {"Q\\0S": 25}}\n'
+                        'bonuses: [{id: "a b", on: drew, from: others, to: actor, amount: stake}]\n')
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    text = "\n".join(d.render() for d in info.value.diagnostics)
+    assert "\x00" not in text and '$.pack.values["Q\\u0000S"]' in text
+    assert "'id' cannot be 'a b'" in text and "^[" not in text  # no raw regular expression
+    p = write("m.yaml", "name: x\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    missing = [d.message for d in info.value.diagnostics if d.code == "schema-missing-key"]
+    assert len(missing) == len(set(missing)) and "the ruleset needs the key 'pack'" in missing
+
+
+def test_list_types_are_named_in_plain_plurals() -> None:
+    from tonkdsl.expr.types import NUM, list_of
+    assert list_of(list_of(NUM)).name == "list of lists of numbers"
+    with pytest.raises(ExprError) as info:
+        compile_expr("count([[1], [2]]) + [[1]]", NAMES)
+    assert "numberss" not in str(info.value)

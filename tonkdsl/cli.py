@@ -6,6 +6,7 @@ expectations); 2 bad input (a file that cannot be read or is not valid).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Sequence
@@ -50,7 +51,7 @@ def main() -> None:
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
-              help="A folder that 'extends' may reach outside the file's own folder.")
+              help="A folder that 'extends' may reach outside the file's own folder and the working folder.")
 def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) -> None:
     """Check ruleset files (or shipped names): exit 0 when all are valid, 2 listing every problem."""
     from tonkdsl.loader import load_ruleset
@@ -80,12 +81,14 @@ def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) 
 @main.command("replay")
 @click.argument("scenario", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def replay_cmd(scenario: Path, as_json: bool) -> None:
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that 'ruleset' and 'extends' may reach outside the file's own folder and the working folder.")
+def replay_cmd(scenario: Path, as_json: bool, allow: tuple[Path, ...]) -> None:
     """Replay a scenario file and print how the hand ends (see scenario-format.md)."""
     from tonkdsl.scenario import load_scenario, replay
 
     try:
-        result = replay(load_scenario(scenario))
+        result = replay(load_scenario(scenario, allow_paths=allow))
     except LoadError as exc:
         _bad_input(exc, as_json)
     data = result.to_json()
@@ -94,7 +97,11 @@ def replay_cmd(scenario: Path, as_json: bool) -> None:
     elif result.error is not None:
         e = result.error
         where = f"hand {e['hand']}, " if "hand" in e else ""
-        click.echo(f"{scenario}: {where}action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
+        if e.get("kind") == "ruleset":
+            click.echo(f"{scenario}: {where}ruleset error at action {e['index']} ({e['action']}): {e['message']}",
+                       err=True)
+        else:
+            click.echo(f"{scenario}: {where}action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
     elif "hands" in data:
         _render_session(data)
     else:
@@ -132,18 +139,20 @@ def _render_result(data: dict[str, Any]) -> None:
 @main.command()
 @click.argument("scenarios", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per scenario.")
-def check(scenarios: tuple[Path, ...], as_json: bool) -> None:
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that 'ruleset' and 'extends' may reach outside the file's own folder and the working folder.")
+def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -> None:
     """Replay scenarios and compare with their 'expect' sections: exit 0 when all match.
 
     A folder stands for the .yaml files in it."""
     from tonkdsl.scenario import compare, load_scenario, replay
 
-    scenarios = tuple(p for s in scenarios for p in (sorted(s.glob("*.yaml")) if s.is_dir() else [s]))
+    scenarios = tuple(p for s in scenarios for p in (sorted(s.glob("*.yaml")) if _is_dir(s) else [s]))
     failed = bad = 0
     report = []
     for path in scenarios:
         try:
-            result = replay(load_scenario(path))
+            result = replay(load_scenario(path, allow_paths=allow))
         except LoadError as exc:
             bad += 1
             report.append({"scenario": str(path), "status": "invalid",
@@ -208,6 +217,14 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         raise click.BadParameter(msg, param_hint="--bots")
     if out is not None and len(rulesets) > 1:
         raise click.BadParameter("--out takes one ruleset", param_hint="--out")
+    _check_output(out, "--out")
+    _check_output(plot, "--plot", (".png", ".svg"))
+    if plot is not None:
+        import importlib.util
+
+        if importlib.util.find_spec("matplotlib") is None:  # said now, not after the whole simulation
+            click.echo("error: --plot needs matplotlib: pip install 'tonkdsl[plot]'", err=True)
+            sys.exit(EXIT_BAD_INPUT)
     specs = []
     for ref in rulesets:
         target = _target(ref)
@@ -304,8 +321,10 @@ def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler:
               help="Save the game after every action (atomically) to this file.")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue a game saved with --save.")
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that a saved game's 'ruleset' may reach outside the save's folder and the working folder.")
 def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, stake: int, hands: int | None,
-             name: str, save: Path | None, resume: Path | None) -> None:
+             name: str, save: Path | None, resume: Path | None, allow: tuple[Path, ...]) -> None:
     """Play Tonk against bots in the terminal under any ruleset.
 
     Type actions as in scenario files ('draw stock', 'spread 8D 8H 8C', 'hit 8S on 1',
@@ -316,9 +335,19 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
     from tonkdsl.play import Player, new_game, resume_game
     from tonkdsl.screen import Screen
 
+    if save is not None:
+        problem = _output_problem(save)
+        if problem is not None:
+            click.echo(f"error: --save: {problem}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        if save.exists() and (resume is None or save.resolve() != resume.resolve()):
+            # Never write a new game over another one: it may be a game in progress.
+            click.echo(f"error: --save: {save} exists already (a saved game?); continue it with --resume {save}, "
+                       "or save to another file", err=True)
+            sys.exit(EXIT_BAD_INPUT)
     try:
         if resume is not None:
-            game = resume_game(resume)
+            game = resume_game(resume, allow_paths=allow)
             if save is not None:
                 game.save_path = save
         else:
@@ -355,7 +384,7 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
               help="Also simulate N hands and report rules that never fired.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the --simulate hands.")
 @click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
-              help="A folder that 'extends' may reach outside the file's own folder.")
+              help="A folder that 'extends' may reach outside the file's own folder and the working folder.")
 def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: int, allow: tuple[Path, ...]) -> None:
     """Find what is contradictory, impossible, unreachable or surprising in rulesets.
 
@@ -381,6 +410,10 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
     sys.exit(EXIT_FAIL if failed else EXIT_OK)
 
 
+_FORMAT_WORDS = {"md": "Markdown", "text": "plain text", "html": "HTML"}
+_FORMAT_OF_SUFFIX = {".md": "md", ".markdown": "md", ".txt": "text", ".html": "html", ".htm": "html"}
+
+
 @main.command("explain")
 @click.argument("ruleset")
 @click.option("--format", "fmt", type=click.Choice(["md", "text", "html"]), default="text", show_default=True)
@@ -395,6 +428,12 @@ def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None
         rs = load_ruleset(_target(ruleset))
     except LoadError as exc:
         _bad_input(exc, False)
+    if output is not None and output.suffix.lower() in _FORMAT_OF_SUFFIX and _FORMAT_OF_SUFFIX[output.suffix.lower()] != fmt:
+        wanted = _FORMAT_OF_SUFFIX[output.suffix.lower()]
+        click.echo(f"error: -o {output} names a {_FORMAT_WORDS[wanted]} file, but --format is {fmt}: "
+                   f"add --format {wanted}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    _check_output(output, "-o")
     text = explain(rs, fmt, stake)
     if output is not None:
         output.write_text(text, encoding="utf-8")
@@ -443,6 +482,11 @@ def new_cmd(name: str, base: str | None, folder: Path, force: bool) -> None:
     from tonkdsl.starter import write_starter
 
     base = base or base_ruleset_name()
+    for written in (folder / f"{name}.yaml", folder / f"{name}-hand.yaml"):
+        problem = _output_problem(written) if folder.is_dir() else None
+        if problem is not None:
+            click.echo(f"error: {problem}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
     try:
         paths = write_starter(name, base, folder, force=force)
     except LoadError as exc:
@@ -453,6 +497,44 @@ def new_cmd(name: str, base: str | None, folder: Path, force: bool) -> None:
         click.echo(f"wrote {p}")
     click.echo(f"next: edit {paths[0]}, then 'tonk validate {paths[0]}', 'tonk lint {paths[0]}' and "
                f"'tonk check {paths[1]}'")
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # e.g. a name too long for the file system: not a folder, reported when read
+        return False
+
+
+MAX_NAME_BYTES = 255  # the longest file name most file systems take
+
+
+def _output_problem(path: Path, suffixes: Sequence[str] = ()) -> str | None:
+    """Why ``path`` cannot be written, found before any work is done (None when it can)."""
+    if suffixes and path.suffix.lower() not in suffixes:
+        return f"{path} must end in {' or '.join(suffixes)}"
+    if any(len(part.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES for part in path.parts):
+        return f"a name in {str(path)[:60]}... is longer than {MAX_NAME_BYTES} bytes"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"cannot write {path}: the folder {folder} does not exist"
+    if path.exists() and not path.is_file():
+        return f"cannot write {path}: it is not a regular file"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"cannot write {path}: permission denied"
+    return None
+
+
+def _check_output(path: Path | None, option: str, suffixes: Sequence[str] = ()) -> None:
+    """Refuse a bad output path before the work (exit 2); say when an existing file is replaced."""
+    if path is None:
+        return
+    problem = _output_problem(path, suffixes)
+    if problem is not None:
+        click.echo(f"error: {option}: {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if path.exists():
+        click.echo(f"note: {option} replaces the existing file {path}", err=True)
 
 
 def _target(ref: str) -> str | Path:

@@ -8,6 +8,7 @@ source line, which :meth:`Diagnostic.render` prints with a caret like a compiler
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -18,7 +19,12 @@ Path = tuple[PathPart, ...]
 def json_path(path: Sequence[PathPart]) -> str:
     out = "$"
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.isprintable() and part and not any(c in part for c in " .[]'\""):
+            out += f".{part}"
+        else:  # a key with spaces, dots or control characters (a NUL byte) is quoted and escaped
+            out += f"[{json.dumps(part)}]"
     return out
 
 

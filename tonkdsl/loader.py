@@ -6,6 +6,7 @@ whose shape is valid).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path as FsPath
 from typing import Iterable
 
@@ -14,7 +15,7 @@ from tonkdsl.merge import Doc, apply_removals, merge
 from tonkdsl.resources import rulesets_dir, shipped_ruleset_names
 from tonkdsl.ruleset import Ruleset, build
 from tonkdsl.schema_check import validate
-from tonkdsl.yamlsrc import load_yaml_file
+from tonkdsl.yamlsrc import Source, load_yaml_file
 
 MAX_EXTENDS_DEPTH = 8
 
@@ -24,16 +25,24 @@ def resolve_name(ref: str, base_dir: FsPath | None = None) -> FsPath:
     looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
     if not looks_like_path:
         shipped = rulesets_dir() / f"{ref}.yaml"
-        if shipped.is_file():
+        if _is_file(shipped):
             return shipped
+        shown = ref if len(ref) <= 60 else ref[:57] + "..."
         raise LoadError([Diagnostic(
             "ruleset-unknown",
-            f"no shipped ruleset is called '{ref}'{did_you_mean(ref, shipped_ruleset_names())}; "
+            f"no shipped ruleset is called '{shown}'{did_you_mean(ref, shipped_ruleset_names())}; "
             f"shipped: {', '.join(shipped_ruleset_names())} (or give a path to a .yaml file)", ref)])
     p = FsPath(ref)
     if not p.is_absolute() and base_dir is not None:
         p = base_dir / p
     return p
+
+
+def _is_file(path: FsPath) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name longer than the file system takes, and the like: no such file
+        return False
 
 
 def display_name(path: FsPath) -> str:
@@ -49,9 +58,41 @@ def _within(path: FsPath, dirs: Iterable[FsPath]) -> bool:
     return any(rp.is_relative_to(d.resolve()) for d in dirs)
 
 
-def read_doc(path: FsPath, *, allow_paths: Iterable[FsPath] = (), _chain: tuple[FsPath, ...] = ()) -> Doc:
-    """Read ``path`` and everything it extends, merged."""
-    src = load_yaml_file(path, display_name(path))
+def may_read(path: FsPath, near: FsPath, allow_paths: Iterable[FsPath] = ()) -> bool:
+    """The one rule for a file that another file names (``extends``, a scenario's ``ruleset``):
+    a shipped ruleset, or a file inside the naming file's folder, the working folder or an
+    ``--allow-path`` folder (docs/security.md)."""
+    if path.resolve().is_relative_to(rulesets_dir().resolve()):
+        return True
+    return _within(path, [near, FsPath.cwd(), *allow_paths])
+
+
+def _ruleset_keys() -> frozenset[str]:
+    from tonkdsl.schema_check import load_schema
+
+    return frozenset(load_schema().get("properties", {}))
+
+
+def read_named(path: FsPath, display: str) -> Source:
+    """Read a file that another file names as a ruleset, showing none of its lines unless it is
+    one: a scenario naming /etc/passwd or a configuration file must not echo that file. A file
+    YAML cannot read gets its diagnostics without the source lines; a file that is not a
+    mapping with ruleset keys gets one diagnostic that says so."""
+    try:
+        src = load_yaml_file(path, display)
+    except LoadError as exc:
+        raise LoadError([replace(d, source_line="") for d in exc.diagnostics]) from None
+    if not isinstance(src.data, dict) or not _ruleset_keys() & set(src.data):
+        raise LoadError([Diagnostic("not-a-ruleset", f"{display} is not a ruleset file (its lines are not shown)",
+                                    display, hint="name a shipped ruleset or a ruleset .yaml file")])
+    return src
+
+
+def read_doc(path: FsPath, *, allow_paths: Iterable[FsPath] = (), _chain: tuple[FsPath, ...] = (),
+             named: bool = False) -> Doc:
+    """Read ``path`` and everything it extends, merged. ``named``: the file was named by another
+    file (not by the user on the command line), so it is read as :func:`read_named` says."""
+    src = read_named(path, display_name(path)) if named else load_yaml_file(path, display_name(path))
     if not isinstance(src.data, dict):
         raise LoadError([src.diagnostic("ruleset-shape", "a ruleset file must be a mapping of keys", ())])
     ref = src.data.get("extends")
@@ -68,15 +109,14 @@ def read_doc(path: FsPath, *, allow_paths: Iterable[FsPath] = (), _chain: tuple[
         raise LoadError([src.diagnostic(
             "limit-extends-depth", f"'extends' chains more than {MAX_EXTENDS_DEPTH} files (MAX_EXTENDS_DEPTH)",
             ("extends",))])
-    shipped = parent.resolve().is_relative_to(rulesets_dir().resolve())
-    if not shipped and not _within(parent, [path.parent, *allow_paths]):
+    if not may_read(parent, path.parent, allow_paths):
         raise LoadError([src.diagnostic(
-            "extends-outside", f"'extends' names {parent}, outside the folder of this file; "
-            "pass --allow-path DIR to allow it", ("extends",))])
-    if not parent.is_file():
+            "extends-outside", f"'extends' names {parent}, outside the folder of this file and the working "
+            "folder; pass --allow-path DIR to allow it", ("extends",))])
+    if not _is_file(parent):
         raise LoadError([src.diagnostic("extends-missing", f"'extends' names {ref}, but there is no such file "
                                         f"({parent})", ("extends",))])
-    base = read_doc(parent, allow_paths=allow_paths, _chain=chain)
+    base = read_doc(parent, allow_paths=allow_paths, _chain=chain, named=True)
     removals = src.data.get("remove") or []
     problems = apply_removals(base, removals if isinstance(removals, list) else [], src)
     if problems:
@@ -84,16 +124,22 @@ def read_doc(path: FsPath, *, allow_paths: Iterable[FsPath] = (), _chain: tuple[
     return merge(base, src)
 
 
-def load_doc(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> Doc:
+def load_doc(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), named: bool = False) -> Doc:
     path = resolve_name(str(ref)) if isinstance(ref, str) else ref
-    if not path.exists():
-        raise LoadError([Diagnostic("file-missing", f"no such file: {path}", str(path))])
-    return read_doc(path, allow_paths=allow_paths)
+    try:
+        path.stat()
+    except FileNotFoundError:
+        raise LoadError([Diagnostic("file-missing", f"no such file: {path}", str(path))]) from None
+    except OSError as exc:
+        raise LoadError([Diagnostic("file-unreadable", f"cannot read the file: {exc.strerror}",
+                                    str(path)[:200])]) from None
+    return read_doc(path, allow_paths=allow_paths, named=named)
 
 
-def load_ruleset(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> Ruleset:
-    """Load a ruleset by shipped name or path; raises :class:`LoadError` with every problem."""
-    doc = load_doc(ref, allow_paths=allow_paths)
+def load_ruleset(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), named: bool = False) -> Ruleset:
+    """Load a ruleset by shipped name or path; raises :class:`LoadError` with every problem.
+    ``named``: another file (a scenario, a save) names it, so it is read as :func:`read_named` says."""
+    doc = load_doc(ref, allow_paths=allow_paths, named=named)
     problems = validate(doc)
     if problems:
         _, more = build(doc, shape_checked=False)
@@ -104,4 +150,4 @@ def load_ruleset(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> Ru
     return ruleset
 
 
-__all__ = ["load_ruleset", "load_doc", "resolve_name", "read_doc", "display_name"]
+__all__ = ["load_ruleset", "load_doc", "resolve_name", "read_doc", "display_name", "may_read"]

@@ -8,6 +8,7 @@ per action, so a resumed game goes on as it would have.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,11 +26,14 @@ from tonkdsl.explain import sheet
 from tonkdsl.loader import load_ruleset, resolve_name
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import Ruleset
-from tonkdsl.scenario import load_scenario
+from tonkdsl.scenario import Scenario, load_scenario
 from tonkdsl.screen import Screen
 from tonkdsl.session import Session
 from tonkdsl.view import observation
 
+# A name that an action line can start with and a save can keep (scenario actions are
+# '<player> <action>'): one word, like the bots' names.
+PLAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]{0,29}")
 HUMAN = "human"
 STRONGEST = "montecarlo"
 HELP = """Type an action, its number in the menu, or a short form:
@@ -69,9 +73,7 @@ class Game:
         seed = derive_seed(self.seed, index)
         state = self.session.start_hand(seed=seed)
         names = state.pack.names
-        # The dealer names a suit for each named-suit side bet (everyone bets at this table).
-        suits = {bet.id: Rng(derive_seed(self.seed ^ 0x5EE, index)).choice(SUITS_STANDARD)
-                 for bet in self.ruleset.session.side_bets if bet.kind == "named_suit"}
+        suits = self.dealers_suits(index)
         self.deals.append({
             "seed": seed,
             "hands": {self.names[g]: [names[c] for c in state.dealt_hands[s]]
@@ -84,6 +86,11 @@ class Game:
         self.state = state
         self.save()
         return state
+
+    def dealers_suits(self, index: int) -> dict[str, str]:
+        """The dealer names a suit for each named-suit side bet (everyone bets at this table)."""
+        return {bet.id: Rng(derive_seed(self.seed ^ 0x5EE, index)).choice(SUITS_STANDARD)
+                for bet in self.ruleset.session.side_bets if bet.kind == "named_suit"}
 
     def apply(self, seat: int, action: A.Action) -> None:
         assert self.state is not None
@@ -162,14 +169,19 @@ def new_game(ruleset_ref: str, *, players: int, bots: Sequence[str], stake: int,
         if k not in BOTS:
             raise ValueError(f"unknown bot '{k}' (bots: {', '.join(BOTS)})")
     names = [name] + [f"{k.capitalize()}{i}" for i, k in enumerate(kinds, 1)]
+    if not PLAYER_NAME.fullmatch(name):
+        raise ValueError(f"--name {name!r} cannot be saved and resumed: a name is one word of letters, digits, "
+                         "_ ' or -, starting with a letter, at most 30 characters (e.g. Ann or Ann_Lee)")
+    if name.lower() in (n.lower() for n in names[1:]):
+        raise ValueError(f"--name {name!r} is the name of a bot at this table; choose another")
     dealer, _cuts = cut_for_deal(rs, players, Rng(seed))
     total = hands or rs.session.hands or (None if rs.session.is_match else 1)  # a match runs to its end
     return Game(rs, ref, names, [HUMAN] + kinds, stake, total, seed, dealer, save)
 
 
-def resume_game(path: Path) -> Game:
+def resume_game(path: Path, *, allow_paths: Sequence[Path] = ()) -> Game:
     """Load a saved game, checked like any scenario, and replay it to where it stopped."""
-    scn = load_scenario(path)
+    scn = load_scenario(path, allow_paths=allow_paths)
     raw = scn.source.data
     play = raw.get("play")
     seats = play.get("seats") if isinstance(play, dict) else None
@@ -183,6 +195,7 @@ def resume_game(path: Path) -> Game:
                 scn.session_hands or (None if scn.ruleset.session.is_match else len(scn.deals)), seed, scn.dealer, path)
     for i, d in enumerate(scn.deals):
         state = game.session.start_hand(seed=d.seed, layout=d.layout)
+        _check_dealt(game, scn, i, state)
         game.deals.append(raw["deals"][i] | {"actions": []})
         game.state = state
         for j, (seat, act, text) in enumerate(d.actions):
@@ -203,6 +216,20 @@ def resume_game(path: Path) -> Game:
                 "save-unfinished", f"hand {i + 1} of the save is not over, but another hand follows it",
                 ("deals", i))])
     return game
+
+
+def _check_dealt(game: Game, scn: Scenario, index: int, state: State) -> None:
+    """A save holds the seed of the game and, for each hand, the cards dealt from it: a hand
+    whose seed or cards differ from what the game's seed deals was edited, and is refused."""
+    d = scn.deals[index]
+    seeded = game.session.start_hand(seed=derive_seed(game.seed, index))
+    same = (d.seed == derive_seed(game.seed, index) and seeded.dealt_hands == state.dealt_hands
+            and seeded.discard_pile == state.discard_pile and seeded.stock == state.stock
+            and d.named_suits == game.dealers_suits(index))
+    if not same:
+        raise LoadError([scn.source.diagnostic(
+            "save-deal", f"hand {index + 1} of the save is not the hand its seed deals (its seed, cards or named "
+            "suits were changed): the file was edited or damaged", ("deals", index))])
 
 
 Reader = Callable[[str], str]

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any
+from typing import Any, Iterable
 
 from tonkdsl.actions import Action, ActionSyntaxError, Slap, parse_action
 from tonkdsl.cards import SUITS_STANDARD, CardSyntaxError
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path, did_you_mean
 from tonkdsl.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
-from tonkdsl.loader import load_ruleset, resolve_name
+from tonkdsl.loader import load_ruleset, may_read, resolve_name
 from tonkdsl.outcome import END_KINDS
 from tonkdsl.ruleset import Ruleset
 from tonkdsl.session import HandRecord, Session
@@ -292,8 +292,9 @@ class _DealReader:
         return Deal(seed, Layout(hands, upcard, stock), acts, expect, named, bettors)
 
 
-def load_scenario(path: str | FsPath) -> Scenario:
-    """Read and check a scenario file; raises :class:`LoadError` listing every problem."""
+def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> Scenario:
+    """Read and check a scenario file; raises :class:`LoadError` listing every problem. Its
+    ``ruleset`` may name a shipped ruleset or a file as :func:`may_read` allows."""
     p = FsPath(path)
     src = load_yaml_file(p)
     r = _Reader(src, p)
@@ -319,8 +320,13 @@ def load_scenario(path: str | FsPath) -> Scenario:
     ref = d["ruleset"]
     if not isinstance(ref, str):
         raise LoadError([src.diagnostic("scenario-type", "'ruleset' must be a ruleset name or path", ("ruleset",))])
+    target = resolve_name(ref, p.parent)
+    if not may_read(target, p.parent, allow_paths):
+        raise LoadError([src.diagnostic(
+            "ruleset-outside", f"'ruleset' names {target}, outside the folder of this file and the working "
+            "folder; pass --allow-path DIR to allow it", ("ruleset",))])
     try:
-        ruleset = load_ruleset(resolve_name(ref, p.parent))
+        ruleset = load_ruleset(target, allow_paths=allow_paths, named=True)
     except LoadError as exc:
         raise LoadError([src.diagnostic("scenario-ruleset", f"the ruleset '{ref}' cannot be loaded (see below)",
                                         ("ruleset",))] + exc.diagnostics) from None
@@ -329,6 +335,8 @@ def load_scenario(path: str | FsPath) -> Scenario:
             or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in players)):
         raise LoadError([src.diagnostic("scenario-type", "'players' must be a list of names", ("players",))])
     players = [str(x) for x in players]
+    if any(not n.split() or len(n.split()) > 1 for n in players):
+        r.err(("players",), "a player's name is one word (each action starts with it), e.g. Ann or Ann_Lee")
     if len(set(players)) != len(players):
         r.err(("players",), "two players have the same name")
     if not ruleset.players_min <= len(players) <= ruleset.players_max:
@@ -403,7 +411,8 @@ def _play(state: State, deal_: Deal, names: list[str],
             except IllegalAction as exc:
                 reason = str(exc)
             except RulesetError as exc:
-                reason = f"the ruleset failed: {exc}"
+                # Not the player's fault: the action was legal and a rule could not be worked out.
+                return i, {"index": i + 1, "action": text, "message": f"the ruleset failed: {exc}", "kind": "ruleset"}
         if reason is not None:
             return i, {"index": i + 1, "action": text, "message": reason}
     return len(deal_.actions), None

@@ -132,7 +132,12 @@ def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
     if v == "minItems":
         return [doc.diagnostic("schema-empty", f"'{_field(path)}' must not be empty", path)]
     if v == "propertyNames":
-        return [doc.diagnostic("schema-key", f"'{_field(path)}' has a key that is not allowed: {err.message}", path)]
+        return [doc.diagnostic("schema-key", f"'{_field(path)}' has a key that is not allowed",
+                               path, hint=_parent_description(path))]
+    if v == "pattern":  # never the raw regular expression: say what the field holds instead
+        return [doc.diagnostic("schema-value", f"'{_field(path)}' cannot be {_describe(err.instance)}", path,
+                               hint=err.schema.get("description", "") or _parent_description(path)
+                               or "a name is letters, digits, _ and - (no spaces)")]
     return [doc.diagnostic("schema", f"'{_field(path)}': {err.message}", path)]
 
 
@@ -148,5 +153,8 @@ def full_validation(doc: Doc) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for err in _validator().iter_errors(doc.data):
         out.extend(_translate(doc, err))
+    # One problem found through several branches of the schema (anyOf, a $ref used twice) is
+    # reported once.
+    out = list(dict.fromkeys(out))
     out.sort(key=lambda d: (d.file, d.line, d.column))
     return out

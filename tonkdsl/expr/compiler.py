@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from tonkdsl.cards import JOKER, RANKS_STANDARD, SUITS_STANDARD, parse_card
 from tonkdsl.diagnostics import did_you_mean
-from tonkdsl.expr.types import ANY, BOOL, CARD, NUM, PLAYER, RANK, SUIT, ListType, Names, Type, list_of
+from tonkdsl.expr.types import ANY, BOOL, CARD, NUM, PLAYER, RANK, SUIT, ListType, Names, Type, list_of, plural
 from tonkdsl.resources import grammar_text
 
 # The size of an expression is bounded by its parts (MAX_EXPR_NODES: numbers, names, operators,
@@ -28,6 +28,16 @@ MAX_EXPR_CHARS = 10_000
 MAX_EXPR_DEPTH = 40
 MAX_NUMBER = 10**12
 MAX_RANGE = 10**6
+# The evaluation cost of one expression, bounded when the file loads: an upper bound of the
+# steps one evaluation may take (a 'where' multiplies its condition's cost by the size of what
+# it filters; sum, min, max, any, all and 'in' walk their list), over the largest table the
+# schema allows (COST_PLAYERS players, COST_CARDS cards, a range of MAX_RANGE numbers). Twelve
+# nested 'count(players where ...)' or a sum over a million numbers are refused here, instead of
+# hanging play or lint. One step is about a microsecond: 200,000 is a fifth of a second at worst.
+MAX_EXPR_COST = 200_000
+COST_PLAYERS = 12
+COST_CARDS = 240  # four decks of 60 cards (pack.decks is at most 4)
+COST_FUNCTION = 20  # per card, for the meld functions (deadwood, largest_book, ...)
 
 Fn = Callable[[Any], Any]
 
@@ -60,6 +70,9 @@ class Compiled:
     # The plain names the expression reads (``count``, ``stake``, ...), for the callers that
     # treat some names specially (a count the holder chooses) and for lint.
     names_used: frozenset[str] = frozenset()
+    # The most steps one evaluation may take (see MAX_EXPR_COST), for callers that evaluate an
+    # expression many times (lint's odds) and bound their total work.
+    cost: int = 1
 
     def __call__(self, ctx: Any) -> Any:
         return self.fn(ctx)
@@ -145,6 +158,11 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
                         f"(MAX_EXPR_NODES) is {MAX_EXPR_NODES}", 1, 1, "limit-expr-size")
     comp = _Compiler(names)
     typ, fn, lit = comp.node(tree, 0)
+    cost = comp.costs[id(tree)][0]
+    if cost > MAX_EXPR_COST:
+        raise ExprError(f"one evaluation of this expression may take {cost:,} steps; the limit (MAX_EXPR_COST) "
+                        f"is {MAX_EXPR_COST:,}: a 'where' inside a 'where', or a sum over a long range, "
+                        "multiplies the work", 1, 1, "limit-expr-cost")
     if expect is not None and typ != expect:
         if expect == list_of(PLAYER) and typ == PLAYER:
             inner = fn
@@ -155,12 +173,12 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
         else:
             raise ExprError(f"this should be {_a(expect)}, but it is {_a(typ)}", 1, 1)
     constant = lit if lit is not None and not isinstance(lit, tuple) else NOT_CONSTANT
-    return Compiled(str(source), typ, fn, constant, frozenset(comp.used))
+    return Compiled(str(source), typ, fn, constant, frozenset(comp.used), cost)
 
 
 def _a(t: Type) -> str:
     if isinstance(t, ListType):
-        return f"a list of {t.item.name}s" if t.item not in (PLAYER, CARD) else f"a set of {t.name}"
+        return f"a list of {plural(t.item)}" if t.item not in (PLAYER, CARD) else f"a set of {t.name}"
     return ("an " if t.name[0] in "aeiou" else "a ") + t.name
 
 
@@ -240,6 +258,8 @@ _FUNCTIONS = ("count", "sum", "min", "max", "any", "all", "abs")
 class _Compiler:
     def __init__(self, names: Names) -> None:
         self.names = names
+        self.costs: dict[int, tuple[int, int]] = {}  # per subtree: see _cost
+        self.costs_lit: dict[int, Any] = {}  # per subtree: its literal value, when it has one
         self.items: list[Type] = []  # the item types of the enclosing 'where' filters
         self.used: set[str] = set()  # plain names and attributes read
 
@@ -259,7 +279,41 @@ class _Compiler:
         if handler is None:  # pragma: no cover - every rule of the grammar has a handler
             raise self.err(tree, f"unsupported construct '{tree.data}'")
         result: tuple[Type, Fn, Any] = handler(tree, depth + 1)
+        self.costs_lit[id(tree)] = result[2]
+        self.costs[id(tree)] = self._cost(tree, result[0], result[2])
         return result
+
+    def _cost(self, tree: Tree[Token], typ: Type, lit: Any) -> tuple[int, int]:
+        """(steps of one evaluation at most, the most items when ``typ`` is a list)."""
+        kids = [self.costs.get(id(c), (1, 1)) for c in tree.children if isinstance(c, Tree)]
+        cost = 1 + sum(c for c, _ in kids)
+        size = 1
+        if isinstance(typ, ListType):
+            size = len(lit) if isinstance(lit, tuple) else COST_PLAYERS if typ.item == PLAYER else COST_CARDS
+        kind = str(tree.data)
+        if kind == "where":
+            (bc, bs), (cc, _) = kids
+            return 1 + bc + bs * cc, bs
+        if kind == "range":
+            lo, hi = (self.costs_lit.get(id(c)) for c in tree.children)
+            size = hi - lo + 1 if isinstance(lo, int) and isinstance(hi, int) else MAX_RANGE
+            return cost, max(size, 0)
+        if kind == "call":
+            fname = str(tree.children[0])
+            arg_size = kids[0][1] if kids else 1
+            if fname in self.names.functions:
+                cost += COST_FUNCTION * arg_size
+            elif fname != "count":
+                cost += arg_size
+        elif kind in ("in_", "not_in"):
+            right = tree.children[1]
+            if not (isinstance(right, Tree) and right.data == "range"):  # a range answers 'in' at once
+                cost += kids[1][1]
+        elif kind == "attr" or (kind == "name" and isinstance(typ, ListType)):
+            cost += kids[0][1] if kids and kind == "attr" else size
+            if kind == "attr" and isinstance(typ, ListType):
+                size = kids[0][1]
+        return cost, size
 
     # --- literals -----------------------------------------------------------------------
     def n_number(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:

@@ -31,8 +31,15 @@ PLAYER = Type("player")
 ANY = Type("anything")
 
 
+def plural(t: Type) -> str:
+    """'numbers', 'players', 'lists of numbers' (never 'numberss')."""
+    if isinstance(t, ListType):
+        return f"lists of {plural(t.item)}" if t.item not in (PLAYER, CARD) else f"sets of {t.name}"
+    return {ANY: "values"}.get(t, f"{t.name}s")
+
+
 def list_of(item: Type) -> ListType:
-    name = {PLAYER: "players", CARD: "cards"}.get(item, f"list of {item.name}s")
+    name = {PLAYER: "players", CARD: "cards"}.get(item, f"list of {plural(item)}")
     return ListType(name, item)
 
 

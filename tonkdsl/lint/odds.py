@@ -22,6 +22,11 @@ _NOT_HAND_ONLY = re.compile(r"\b(others|players|lowest|min_count|dealer|is_deale
                             r"spreads_on_table|discards|deal_win|is_book|is_run|largest_book|longest_run|"
                             r"deadwood|deadwood_count|max_same_suit)\b|\b(10|[2-9AJQKT])[CDHS]\b")
 MAX_VECTORS = 2_000_000
+# The work of one odds table, in the expressions' own cost units (Compiled.cost, an upper bound
+# of one evaluation's steps): a condition that costs 100,000 steps, checked on each of thousands
+# of kinds of hands, would keep lint busy for minutes. Past the budget the odds are not computed
+# (and lint says so) rather than the run going on.
+MAX_ODDS_STEPS = 100_000_000
 
 
 class TooManyHands(ValueError):
@@ -108,7 +113,15 @@ def compute(rs: Ruleset, num_players: int | None = None) -> OddsTable:
     met = {r.id: 0 for r in rules}
     both: dict[tuple[str, str], int] = {}
     max_count, min_count = -10**9, 10**9
+    spent = 0
     for n, (counts, weight) in enumerate(_vectors(mults, k)):
+        spent += sum(r.when.cost for r in rules if not why[r.id])
+        if spent > MAX_ODDS_STEPS:
+            for r in rules:
+                if not why[r.id]:
+                    why[r.id] = (f"checking '{r.id}' on every kind of hand would take more than {MAX_ODDS_STEPS:,} "
+                                 "steps (MAX_ODDS_STEPS)")
+            break
         if n > MAX_VECTORS:
             raise TooManyHands(f"more than {MAX_VECTORS:,} kinds of hands to enumerate (MAX_VECTORS)")
         hand = [c for g, c_n in zip(groups, counts) for c in g[:c_n]]
