@@ -1,4 +1,6 @@
 import os
+import sys
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,14 @@ def write(tmp_path: Path):
         p.write_text(text, encoding="utf-8")
         return p
     return _write
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The number of fuzz cases run, per kind (tests/fuzzing.py counts them)."""
+    fuzzing = sys.modules.get("fuzzing")
+    counts = getattr(fuzzing, "COUNTS", None)
+    if counts:
+        terminalreporter.section("fuzz cases run, by kind")
+        for kind, n in sorted(counts.items()):
+            terminalreporter.write_line(f"{n:>7,}  {kind}")
+        terminalreporter.write_line(f"{sum(counts.values()):>7,}  in all")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 import click
 
 from tonkdsl.diagnostics import LoadError
+from tonkdsl.limits import MAX_STAKE
 
 if TYPE_CHECKING:
     from tonkdsl.diagnostics import Diagnostic
@@ -97,7 +98,9 @@ def replay_cmd(scenario: Path, as_json: bool, allow: tuple[Path, ...]) -> None:
     elif result.error is not None:
         e = result.error
         where = f"hand {e['hand']}, " if "hand" in e else ""
-        if e.get("kind") == "ruleset":
+        if e.get("kind") == "ruleset" and not e["index"]:
+            click.echo(f"{scenario}: {where}ruleset error: {e['message']}", err=True)
+        elif e.get("kind") == "ruleset":
             click.echo(f"{scenario}: {where}ruleset error at action {e['index']} ({e['action']}): {e['message']}",
                        err=True)
         else:
@@ -186,7 +189,7 @@ def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -
 @click.option("--seed", default=0, show_default=True, type=int, help="Master seed; hand i uses a seed derived from it.")
 @click.option("--bots", default="greedy", show_default=True,
               help="One bot for every seat, or a comma-separated list per seat (random, greedy, montecarlo).")
-@click.option("--stake", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Processes on this machine (the totals do not depend on it).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -314,7 +317,7 @@ def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler:
 @click.option("--seed", default=None, type=int, help="Seed of the deals (default: a random one, shown).")
 @click.option("--bots", default="greedy", show_default=True,
               help="The bots at the other seats: one for all, or a comma-separated list (random, greedy, montecarlo).")
-@click.option("--stake", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE))
 @click.option("--hands", default=None, type=click.IntRange(1), help="Hands in the session (default: the ruleset's, or 1).")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option("--save", "save", type=click.Path(dir_okay=False, path_type=Path),
@@ -417,7 +420,7 @@ _FORMAT_OF_SUFFIX = {".md": "md", ".markdown": "md", ".txt": "text", ".html": "h
 @main.command("explain")
 @click.argument("ruleset")
 @click.option("--format", "fmt", type=click.Choice(["md", "text", "html"]), default="text", show_default=True)
-@click.option("--stake", default=1, show_default=True, type=click.IntRange(1), help="Work amounts out for this stake.")
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE), help="Work amounts out for this stake.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None:
     """Print a complete rules sheet of RULESET, made from its data."""
@@ -444,7 +447,7 @@ def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None
 @main.command("diff")
 @click.argument("a")
 @click.argument("b")
-@click.option("--stake", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE))
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON.")
 def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
     """Say in plain words how ruleset B differs from ruleset A, each with its YAML path.

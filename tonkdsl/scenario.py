@@ -14,6 +14,7 @@ from tonkdsl.actions import Action, ActionSyntaxError, Slap, parse_action
 from tonkdsl.cards import SUITS_STANDARD, CardSyntaxError
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path, did_you_mean
 from tonkdsl.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
+from tonkdsl.limits import MAX_STAKE
 from tonkdsl.loader import load_ruleset, may_read, resolve_name
 from tonkdsl.outcome import END_KINDS
 from tonkdsl.ruleset import Ruleset
@@ -350,8 +351,8 @@ def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> 
         found = reader.seat(d["dealer"], ("dealer",))
         dealer = found if found is not None else dealer
     stake = d.get("stake", 1)
-    if not isinstance(stake, int) or isinstance(stake, bool) or stake < 1:
-        r.err(("stake",), "'stake' must be a whole number of at least 1")
+    if not isinstance(stake, int) or isinstance(stake, bool) or not 1 <= stake <= MAX_STAKE:
+        r.err(("stake",), f"'stake' must be a whole number from 1 to {MAX_STAKE:,} (MAX_STAKE)")
         stake = 1
     session_hands = d.get("session_hands")
     if session_hands is not None and (not isinstance(session_hands, int) or session_hands < 1):
@@ -422,7 +423,12 @@ def replay(scn: Scenario) -> Result:
     """Deal and apply every action; stops at the first illegal one."""
     if scn.is_session:
         return _replay_session(scn)
-    state = scn.new_state()
+    try:
+        state = scn.new_state()
+    except RulesetError as exc:  # a rule of the deal (an automatic win's payout) cannot be worked out
+        return Result(scn, State(scn.ruleset, len(scn.players), scn.dealer, scn.stake), 0,
+                      {"index": 0, "action": "", "message": f"the ruleset failed on the deal: {exc}",
+                       "kind": "ruleset"})
     applied, error = _play(state, scn.deals[0], scn.players)
     return Result(scn, state, applied, error)
 
