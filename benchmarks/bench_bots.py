@@ -1,10 +1,15 @@
-"""The strong bot's margin over greedy, with a 95% confidence interval.
+"""How strong the bots are: the strong bot against greedy and against montecarlo, two players.
 
-    python benchmarks/bench_bots.py [--hands 2000] [--seed 7] [--ruleset standard]
+    python benchmarks/bench_bots.py [--hands 2000] [--rulesets standard,speno,chicago,seattle]
+                                    [--opponents greedy,montecarlo] [--bot strong] [--workers 2]
 
-Each seeded hand of 3 players seats the Monte-Carlo bot in one seat (rotating) against two
-greedy bots; the margin is the strong bot's payout minus the greedy bots' average payout in the
-same hand, in stakes per hand. The interval is mean +- 1.96 standard errors.
+Every deal is played twice, the seats swapped (the bot deals one and the opponent the other),
+so that the cards are the same for both sides; the margin of a hand is the bot's payout minus
+the opponent's (money; a ruleset with a score sheet counts its scores the same way), in stakes.
+Printed per ruleset and opponent: the mean margin with its 95% confidence interval (mean +- 1.96
+standard errors), whether the interval's lower bound is above 0, and what the search cost: the
+seconds per decision it searched, decisions/s, and the engine's actions/s inside its rollouts.
+The figures are in docs/play.md.
 """
 from __future__ import annotations
 
@@ -12,39 +17,72 @@ import argparse
 import math
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from tonkdsl import load_ruleset
-from tonkdsl.bots import greedy_bot, make_montecarlo_bot
+from tonkdsl.bots import policy
 from tonkdsl.rng import derive_seed
 from tonkdsl.simulate import play_hand
+from tonkdsl.strong import StrongBot, hand_value
+
+
+def _pairs(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
+    """Play deals ``first`` .. ``first + count`` twice each; the margins and the search costs."""
+    ruleset, bot_name, opponent, seed, first, count = args
+    rs = load_ruleset(ruleset)
+    bot, other = policy(bot_name), policy(opponent)
+    points, lowest = rs.score_sheet == "points", rs.lowest_score_wins
+    margins = []
+    for deal in range(first, first + count):
+        for seat in (0, 1):
+            bots = [other, other]
+            bots[seat] = bot
+            out, _ = play_hand(rs, bots, derive_seed(seed, deal), dealer=seat)
+            mine = hand_value(out, seat, points, lowest)
+            margins.append(mine - hand_value(out, 1 - seat, points, lowest))
+    stats = bot.stats if isinstance(bot, StrongBot) else None
+    return {"margins": margins, "decisions": stats.decisions if stats else 0,
+            "actions": stats.actions if stats else 0, "seconds": stats.seconds if stats else 0.0}
+
+
+def bench(ruleset: str, bot: str, opponent: str, hands: int, seed: int, workers: int) -> bool:
+    deals = hands // 2
+    chunk = max(1, deals // (workers * 4))
+    tasks = [(ruleset, bot, opponent, seed, first, min(chunk, deals - first)) for first in range(0, deals, chunk)]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(_pairs, tasks))
+    wall = time.perf_counter() - t0
+    margins = [m for p in parts for m in p["margins"]]
+    decisions = sum(p["decisions"] for p in parts)
+    actions = sum(p["actions"] for p in parts)
+    seconds = sum(p["seconds"] for p in parts)
+    mean = statistics.mean(margins)
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
+    above = mean - half > 0
+    cost = (f"{seconds / decisions:.3f} s/decision, {decisions / seconds:.0f} decisions/s, "
+            f"{actions / seconds:,.0f} rollout actions/s" if decisions else "no search")
+    print(f"{ruleset:<10} {bot} vs {opponent:<10} {len(margins):>5} hands  margin {mean:+.3f} "
+          f"[{mean - half:+.3f}, {mean + half:+.3f}] {'above 0' if above else 'not above 0':<12} "
+          f"{cost}; {wall:.0f} s", flush=True)
+    return above
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--hands", type=int, default=2000, help="hands per ruleset and opponent (deals x 2 seats)")
+    ap.add_argument("--rulesets", default="standard,speno,chicago,seattle")
+    ap.add_argument("--opponents", default="greedy,montecarlo")
+    ap.add_argument("--bot", default="strong", help="the bot measured (strong, strong:N, montecarlo, ...)")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--ruleset", default="standard")
-    ap.add_argument("--samples", type=int, default=24, help="Monte-Carlo worlds per drop decision")
+    ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
-    rs = load_ruleset(a.ruleset)
-    strong = make_montecarlo_bot(samples=a.samples)
-    margins, strong_pay = [], []
-    t0 = time.perf_counter()
-    for i in range(a.hands):
-        seat = i % 3
-        bots = [greedy_bot] * 3
-        bots[seat] = strong
-        out, _ = play_hand(rs, bots, derive_seed(a.seed, i), i % 3)
-        others = [out.payouts[s] for s in range(3) if s != seat]
-        margins.append(out.payouts[seat] - sum(others) / 2)
-        strong_pay.append(out.payouts[seat])
-    dt = time.perf_counter() - t0
-    m = statistics.mean(margins)
-    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
-    print(f"{a.ruleset}: {a.hands} seeded hands, montecarlo ({a.samples} worlds) vs 2 greedy, {dt:.1f} s")
-    print(f"montecarlo mean payout: {statistics.mean(strong_pay):+.3f} stakes/hand")
-    print(f"margin over greedy: {m:+.3f} stakes/hand, 95% CI [{m - half:+.3f}, {m + half:+.3f}]")
-    print("significant" if m - half > 0 else "not significant")
+    for name in a.rulesets.split(","):
+        rs = load_ruleset(name)
+        print(f"# {name}: {rs.name}, {rs.hand_size} cards, two players", flush=True)
+        for opponent in a.opponents.split(","):
+            bench(name, a.bot, opponent, a.hands, a.seed, a.workers)
 
 
 if __name__ == "__main__":

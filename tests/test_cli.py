@@ -217,3 +217,17 @@ def test_a_shipped_ruleset_loads_without_jsonschema_and_a_user_file_is_checked_i
     bad.write_text("extends: standard\nmelds: {book: {min: two}}\n")
     code = f"from tonkdsl import load_ruleset, LoadError\ntry:\n    load_ruleset({str(bad)!r})\nexcept LoadError: pass"
     assert "jsonschema" in _modules_after(code)
+
+
+def test_a_session_scenario_whose_last_hand_is_unfinished_replays_in_words(tmp_path: Path) -> None:
+    # Found by the fuzz tests: the readable output of a session still being played crashed.
+    import yaml
+    doc = yaml.safe_load((TESTS / "scenarios" / "v20-units-session.yaml").read_text())
+    doc["ruleset"] = str((TESTS / "scenarios" / doc["ruleset"]).resolve())
+    doc["deals"][1]["actions"] = None
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    res = CliRunner().invoke(main, ["replay", str(path), "--allow-path", str(TESTS)])
+    assert res.exit_code == 0, res.output
+    assert "hand 2 (dealer Ann, stake 2): in progress, next: Bob" in res.output
+    assert "session in progress: Bob to play" in res.output

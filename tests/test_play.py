@@ -47,7 +47,7 @@ def test_help_rules_hint() -> None:
     assert "A turn:\n  Play starts at the dealer's left and goes clockwise." in res.stdout
     assert "The drop is won when the player's count is less than the lowest of the counts" in res.stdout
     assert "wins_if:" not in res.stdout
-    assert "The montecarlo bot would play:" in res.stdout
+    assert "The strong bot would play:" in res.stdout
 
 
 def test_resume_after_the_process_was_killed(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Bots are policies: ``choose(view, legal_actions, rng) -> action``."""
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import attrgetter
 from typing import Callable, Sequence
 
@@ -79,6 +80,23 @@ def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
     return [by_name[d.card] for d in discards]  # type: ignore[attr-defined]  # discards only
 
 
+def dropping_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+    """Greedy, but it drops when its count is below what each other hand is expected to count
+    (the mean value of the cards it has not seen, times that hand's size): a drop that is
+    likely to win, read off public numbers only. Cheap enough for the search bots' rollouts."""
+    grouped = legal if type(legal) is _ACTION_LIST else _ACTION_LIST.grouped(legal)
+    if _DROP in grouped.spans:
+        unseen = view.unseen()
+        if unseen:
+            values = view.pack.values
+            mean = sum(values[c] for c in unseen) / len(unseen)
+            held = view.cards_held
+            expected = min((mean * n for seat, n in enumerate(held) if seat != view.seat and n), default=0)
+            if view.count < expected:
+                return grouped[grouped.spans[_DROP][0]]
+    return greedy_bot(view, grouped, rng, drop_at=-1)
+
+
 BOTS: dict[str, Policy] = {"random": random_bot, "greedy": greedy_bot}
 
 
@@ -123,3 +141,32 @@ def _completes_spread(view: View) -> bool:
 
 
 BOTS["montecarlo"] = make_montecarlo_bot()
+
+
+# The bots by name, for --bots and saved games: "strong" takes an optional rollout budget,
+# "strong:200" (see tonkdsl/strong.py).
+BOT_NAMES = ("random", "greedy", "montecarlo", "strong")
+
+
+def bot_problem(name: str) -> str | None:
+    """Why ``name`` names no bot (None when it names one)."""
+    base, colon, arg = name.partition(":")
+    if base not in BOT_NAMES:
+        return f"unknown bot '{name}' (bots: {', '.join(BOT_NAMES)}; strong:N gives the strong bot N rollouts)"
+    if colon and (base != "strong" or not arg.isdigit() or not 1 <= int(arg) <= 100_000):
+        return f"'{name}': only the strong bot takes a budget, a number of rollouts from 1 to 100,000 (strong:200)"
+    return None
+
+
+@lru_cache(maxsize=None)
+def policy(name: str) -> Policy:
+    """The bot called ``name`` (see BOT_NAMES); raises ValueError for an unknown one."""
+    problem = bot_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    base, _, arg = name.partition(":")
+    if base == "strong":
+        from tonkdsl.strong import DEFAULT_ROLLOUTS, make_strong_bot  # it builds on greedy_bot
+
+        return make_strong_bot(int(arg) if arg else DEFAULT_ROLLOUTS)
+    return BOTS[base]

@@ -115,13 +115,17 @@ def replay_cmd(scenario: Path, as_json: bool, allow: tuple[Path, ...]) -> None:
 def _render_session(data: dict[str, Any]) -> None:
     for i, hand in enumerate(data["hands"]):
         winners = ", ".join(hand["winners"]) or "nobody"
-        click.echo(f"hand {i + 1} (dealer {hand['dealer']}, stake {hand['stake']}): {hand['end']}, winners: {winners}")
+        how = f"{hand['end']}, winners: {winners}" if hand["end"] else f"in progress, next: {hand['next']}"
+        click.echo(f"hand {i + 1} (dealer {hand['dealer']}, stake {hand['stake']}): {how}")
     width = max(len(n) for n in data["ledger"])
     click.echo("player".ljust(width) + "  ledger  scores  settlement")
     for name in data["ledger"]:
         click.echo(f"{name:<{width}}  {data['ledger'][name]:>+6}  {data['scores'][name]:>+6}  "
                    f"{data['settlement'][name]:>+10}")
-    click.echo("session won by: " + (", ".join(data["winners"]) or "nobody"))
+    if data.get("next"):
+        click.echo(f"session in progress: {data['next']} to play")
+    else:
+        click.echo("session won by: " + (", ".join(data["winners"]) or "nobody"))
 
 
 def _render_result(data: dict[str, Any]) -> None:
@@ -188,7 +192,7 @@ def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 12))
 @click.option("--seed", default=0, show_default=True, type=int, help="Master seed; hand i uses a seed derived from it.")
 @click.option("--bots", default="greedy", show_default=True,
-              help="One bot for every seat, or a comma-separated list per seat (random, greedy, montecarlo).")
+              help="One bot for every seat, or a comma-separated list per seat (random, greedy, montecarlo, strong or strong:N for N rollouts).")
 @click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Processes on this machine (the totals do not depend on it).")
@@ -206,17 +210,16 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
     With several rulesets, differences from the first that are significant at the 95% level
     are marked with '*'."""
     from tonkdsl import simulate as sim
-    from tonkdsl.bots import BOTS
+    from tonkdsl.bots import bot_problem
     from tonkdsl.engine import RulesetError
     from tonkdsl.report_sim import compare, render_text
 
     names = [b.strip() for b in bots.split(",")]
     if len(names) == 1:
         names *= players
-    unknown = [b for b in names if b not in BOTS]
+    unknown = [p for p in map(bot_problem, names) if p]
     if unknown or len(names) != players:
-        msg = (f"unknown bot '{unknown[0]}' (bots: {', '.join(BOTS)})" if unknown
-               else f"--bots lists {len(names)} bots for {players} players")
+        msg = unknown[0] if unknown else f"--bots lists {len(names)} bots for {players} players"
         raise click.BadParameter(msg, param_hint="--bots")
     if out is not None and len(rulesets) > 1:
         raise click.BadParameter("--out takes one ruleset", param_hint="--out")
@@ -316,7 +319,7 @@ def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler:
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 12))
 @click.option("--seed", default=None, type=int, help="Seed of the deals (default: a random one, shown).")
 @click.option("--bots", default="greedy", show_default=True,
-              help="The bots at the other seats: one for all, or a comma-separated list (random, greedy, montecarlo).")
+              help="The bots at the other seats: one for all, or a comma-separated list (random, greedy, montecarlo, strong or strong:N for N rollouts).")
 @click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE))
 @click.option("--hands", default=None, type=click.IntRange(1), help="Hands in the session (default: the ruleset's, or 1).")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")

@@ -35,7 +35,8 @@ class State(TurnFlow):
         "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-        "seed", "rebuilds", "dropper", "eat_queue", "eaten_turn", "totals", "pot", "pot_start", "paid")
+        "seed", "rebuilds", "dropper", "eat_queue", "eaten_turn", "totals", "pot", "pot_start", "paid",
+        "public_cards")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -97,6 +98,9 @@ class State(TurnFlow):
         self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
         self.pot = self.pot_start = 0  # the money in the pot (carried over from earlier hands by the session)
         self.paid: list[Payment] = []  # payments made during the hand: antes, bonuses
+        # Per seat, the mask of the cards everyone saw go into that hand (taken from the discard
+        # pile or eaten): a player's view may rely on them (the search bots' worlds keep them).
+        self.public_cards = [0] * num_players
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -138,6 +142,7 @@ class State(TurnFlow):
         twin.spread_log = list(self.spread_log)
         twin.eat_queue = list(self.eat_queue)
         twin.paid = list(self.paid)
+        twin.public_cards = list(self.public_cards)
         return twin
 
     # --- hands ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from tonkdsl import actions as A
-from tonkdsl.bots import BOTS, Policy
+from tonkdsl.bots import Policy, bot_problem, policy
 from tonkdsl.cards import SUITS_STANDARD
 from tonkdsl.dealer import cut_for_deal
 from tonkdsl.diagnostics import LoadError
@@ -35,7 +35,7 @@ from tonkdsl.view import observation
 # '<player> <action>'): one word, like the bots' names.
 PLAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]{0,29}")
 HUMAN = "human"
-STRONGEST = "montecarlo"
+STRONGEST = "strong"
 HELP = """Type an action, its number in the menu, or a short form:
   s / stock          draw from the stock        t / take      take the top discard
   k / drop           drop (knock): at the start of your turn, or after drawing where the ruleset says
@@ -111,7 +111,7 @@ class Game:
         return record.eliminated
 
     def bot(self, seat: int) -> Policy:
-        return BOTS[self.seats[self.session.seats[seat]]]
+        return policy(self.seats[self.session.seats[seat]])
 
     def hand_names(self) -> list[str]:
         """The names of the players of the hand, by its seats (those still in the match)."""
@@ -155,42 +155,62 @@ class Game:
 
 def new_game(ruleset_ref: str, *, players: int, bots: Sequence[str], stake: int, hands: int | None, seed: int,
              save: Path | None, name: str = "You") -> Game:
-    path = resolve_name(ruleset_ref) if not ruleset_ref.endswith((".yaml", ".yml")) else Path(ruleset_ref)
-    rs = load_ruleset(path)
-    ref = ruleset_ref if not ruleset_ref.endswith((".yaml", ".yml")) else str(Path(ruleset_ref).resolve())
-    if not rs.players_min <= players <= rs.players_max:
-        raise ValueError(f"{rs.name} is for {rs.players_min} to {rs.players_max} players")
+    """A game of one person (seat 1, called ``name``) and bots at the other seats."""
     kinds = list(bots) or ["greedy"]
     if len(kinds) == 1:
         kinds = kinds * (players - 1)
     if len(kinds) != players - 1:
         raise ValueError(f"--bots names {len(kinds)} bots for {players - 1} seats")
-    for k in kinds:
-        if k not in BOTS:
-            raise ValueError(f"unknown bot '{k}' (bots: {', '.join(BOTS)})")
-    names = [name] + [f"{k.capitalize()}{i}" for i, k in enumerate(kinds, 1)]
-    if not PLAYER_NAME.fullmatch(name):
-        raise ValueError(f"--name {name!r} cannot be saved and resumed: a name is one word of letters, digits, "
-                         "_ ' or -, starting with a letter, at most 30 characters (e.g. Ann or Ann_Lee)")
-    if name.lower() in (n.lower() for n in names[1:]):
-        raise ValueError(f"--name {name!r} is the name of a bot at this table; choose another")
+    return new_table(ruleset_ref, people=[name], bots=kinds, stake=stake, hands=hands, seed=seed, save=save)
+
+
+def new_table(ruleset_ref: str, *, people: Sequence[str], bots: Sequence[str], stake: int, hands: int | None,
+              seed: int, save: Path | None) -> Game:
+    """A game of people (named, in the first seats) and bots (in the seats after them)."""
+    path = resolve_name(ruleset_ref) if not ruleset_ref.endswith((".yaml", ".yml")) else Path(ruleset_ref)
+    rs = load_ruleset(path)
+    ref = ruleset_ref if not ruleset_ref.endswith((".yaml", ".yml")) else str(Path(ruleset_ref).resolve())
+    players = len(people) + len(bots)
+    if not people:
+        raise ValueError("a table needs at least one person")
+    if not rs.players_min <= players <= rs.players_max:
+        raise ValueError(f"{rs.name} is for {rs.players_min} to {rs.players_max} players, not {players}")
+    for k in bots:
+        if bot_problem(k):
+            raise ValueError(bot_problem(k))
+    bot_names = [f"{k.partition(':')[0].capitalize()}{i}" for i, k in enumerate(bots, 1)]
+    for name in people:
+        if not PLAYER_NAME.fullmatch(name):
+            raise ValueError(f"the name {name!r} cannot be saved and resumed: a name is one word of letters, digits, "
+                             "_ ' or -, starting with a letter, at most 30 characters (e.g. Ann or Ann_Lee)")
+        if name.lower() in (n.lower() for n in bot_names):
+            raise ValueError(f"the name {name!r} is the name of a bot at this table; choose another")
+    if len({n.lower() for n in people}) != len(people):
+        raise ValueError("two people at the table have the same name")
     dealer, _cuts = cut_for_deal(rs, players, Rng(seed))
     total = hands or rs.session.hands or (None if rs.session.is_match else 1)  # a match runs to its end
-    return Game(rs, ref, names, [HUMAN] + kinds, stake, total, seed, dealer, save)
+    return Game(rs, ref, list(people) + bot_names, [HUMAN] * len(people) + list(bots), stake, total, seed, dealer,
+                save)
 
 
-def resume_game(path: Path, *, allow_paths: Sequence[Path] = ()) -> Game:
-    """Load a saved game, checked like any scenario, and replay it to where it stopped."""
+def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | None = 1) -> Game:
+    """Load a saved game, checked like any scenario, and replay it to where it stopped.
+    ``people``: how many seats must be people's (None: any number, at least one)."""
     scn = load_scenario(path, allow_paths=allow_paths)
     raw = scn.source.data
     play = raw.get("play")
     seats = play.get("seats") if isinstance(play, dict) else None
     seed = play.get("seed") if isinstance(play, dict) else None
-    if (not isinstance(seats, list) or len(seats) != len(scn.players) or seats.count(HUMAN) != 1
-            or any(s != HUMAN and s not in BOTS for s in seats) or not isinstance(seed, int)):
+    if (not isinstance(seats, list) or len(seats) != len(scn.players) or seats.count(HUMAN) < 1
+            or any(s != HUMAN and bot_problem(str(s)) for s in seats) or not isinstance(seed, int)):
         raise LoadError([scn.source.diagnostic(
             "save-play", "this is not a saved game of tonk play: 'play' must give 'seats' (human or a bot "
             "for each player) and 'seed'", ("play",))])
+    if people is not None and seats.count(HUMAN) != people:
+        raise LoadError([scn.source.diagnostic(
+            "save-play", f"this game has {seats.count(HUMAN)} people at the table; continue it with "
+            "'tonk serve --resume'" if people == 1 else f"this game has {seats.count(HUMAN)} people, not {people}",
+            ("play", "seats"))])
     game = Game(scn.ruleset, scn.ruleset_ref, scn.players, list(seats), scn.stake,
                 scn.session_hands or (None if scn.ruleset.session.is_match else len(scn.deals)), seed, scn.dealer, path)
     for i, d in enumerate(scn.deals):
@@ -296,7 +316,7 @@ class Player:
                 self.screen.say(rules_for(g.ruleset, state.phase))
                 continue
             if word == "hint":
-                hint = BOTS[STRONGEST](view, legal, g.bot_rng())
+                hint = policy(STRONGEST)(view, legal, g.bot_rng())
                 self.screen.say(f"The {STRONGEST} bot would play: {hint}")
                 continue
             if word in ("menu", "m"):

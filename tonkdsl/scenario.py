@@ -456,7 +456,8 @@ def _replay_session(scn: Scenario) -> Result:
         if not state.is_terminal():
             nxt = local_names[state.current_player()]
             if h == len(scn.deals) - 1:  # a session still being played (a saved game)
-                results.append(_hand_json(local_names, state, applied, scn.ruleset_ref))
+                results.append(_hand_json(local_names, state, applied, scn.ruleset_ref)
+                               | {"dealer": local_names[state.dealer], "stake": state.stake})
                 break
             return Result(scn, state, total, {"hand": h + 1, "index": applied, "action": "",
                                               "message": f"hand {h + 1} is not over (next: {nxt}); "

@@ -15,36 +15,20 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
-from tonkdsl.bots import BOTS, Policy
+from tonkdsl.bots import Policy, policy
 from tonkdsl.cards import SUITS_STANDARD
-from tonkdsl.engine import State
 from tonkdsl.loader import load_ruleset
 from tonkdsl.outcome import END_KINDS, Outcome
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.ruleset import Ruleset
 from tonkdsl.session import Session
 from tonkdsl.stats import Tally, mean_ci, quantile, wilson
-from tonkdsl.view import View
+from tonkdsl.view import play_out
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-MAX_ACTIONS_PER_HAND = 50_000
 CHUNK_HANDS = 250  # hands per task sent to a worker (rounded to whole sessions)
-
-
-def play_out(state: State, bots: Sequence[Policy], rng: Rng) -> int:
-    """Let the bots play ``state`` to its end; returns the number of actions."""
-    if state._outcome is not None:
-        return 0
-    legal_actions, apply = state.legal_actions, state.apply
-    views = [View(state, seat) for seat in range(state.num_players)]  # a view is a live window
-    for n in range(1, MAX_ACTIONS_PER_HAND + 1):
-        seat = state.current if state.out_of_turn_seat is None else state.out_of_turn_seat
-        apply(bots[seat](views[seat], legal_actions(), rng))
-        if state._outcome is not None:
-            return n
-    raise RuntimeError("a hand did not end")  # pragma: no cover - the engine's turn cap ends hands first
 
 
 def play_hand(ruleset: Ruleset, bots: Sequence[Policy], seed: int, dealer: int, stake: int = 1) -> tuple[Outcome, int]:
@@ -90,7 +74,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
                  ruleset: Ruleset | None = None, bots: Sequence[Policy] | None = None) -> tuple[Tally, list[str]]:
     """Play ``hands`` hands from hand index ``first_hand`` (whole sessions); a worker's task."""
     rs = ruleset if ruleset is not None else ruleset_of(spec.ruleset)
-    bots = list(bots) if bots is not None else [BOTS[b] for b in spec.bots]
+    bots = list(bots) if bots is not None else [policy(b) for b in spec.bots]
     if rs.session.is_match:
         return run_matches(spec, first_hand, hands, records, ruleset=rs, bots=bots)
     players = spec.players

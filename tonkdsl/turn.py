@@ -59,6 +59,7 @@ class TurnRules:
         knock_declared: bool
         seed: int
         rebuilds: int
+        public_cards: list[int]
         eat_queue: list[int]
         eaten_turn: int
         def _take(self, seat: int, card: int) -> None: ...
@@ -632,7 +633,11 @@ class TurnRules:
         self.hand_discards[seat].append(melds.discard_actions[card])
         self.hand_value[seat] += melds.value[card]
         self.hand_sig[seat] += melds.card_sig[card]
-        self.taken_discard = card if from_discard else None
+        if from_discard:
+            self.taken_discard = card
+            self.public_cards[seat] |= 1 << card
+        else:
+            self.taken_discard = None
         self.phase = PLAY
         if self._listened:
             self._event("drew", seat)

@@ -146,6 +146,8 @@ class TurnFlow(TurnRules):
         Rng(derive_seed(self.seed ^ _REBUILD_SALT, self.rebuilds)).shuffle(cards)
         self.stock[:] = cards
         self.rebuilds += 1
+        gone = sum(1 << c for c in cards)  # back in the stock: no longer known to be in a hand
+        self.public_cards = [m & ~gone for m in self.public_cards]
         return True
 
     def _open_eat_window(self, card: int, discarder: int) -> bool:

@@ -5,10 +5,13 @@ only what the player may know (their own hand, the table, how many cards the oth
 """
 from __future__ import annotations
 
+from typing import Any, Callable, Sequence
+
 from tonkdsl.cards import Pack
 from tonkdsl.melds import MeldRules
 from tonkdsl.engine import State
 from tonkdsl.rng import Rng
+from tonkdsl.ruleset import Ruleset
 
 
 class View:
@@ -20,6 +23,15 @@ class View:
         self.pack: Pack = state.pack
         # The ruleset's spreads and hits (public knowledge).
         self.meld_rules: MeldRules = state.melds
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules of the game (public)."""
+        return self._state.ruleset
+
+    @property
+    def num_players(self) -> int:
+        return self._state.num_players
 
     @property
     def phase(self) -> str:
@@ -107,21 +119,61 @@ class View:
             seen.update(sp.cards)
         return [c for c in range(len(st.pack)) if c not in seen]
 
-    def determinize(self, rng: Rng) -> State:
-        """A full state consistent with what this player sees: the unseen cards are dealt at
-        random to the other hands (each keeping its size) and the stock. For search bots."""
+    def determinize(self, rng: Rng, kept: bool = False) -> State:
+        """A full state consistent with what this player sees: each other hand keeps its size
+        and the cards everyone saw go into it (taken from the discard pile, eaten); the other
+        unseen cards are dealt at random to the other hands and the stock. For search bots.
+
+        ``kept``: a player who has played turns chose which cards to keep, and in Tonk the
+        cards kept are the low ones: each other hand is drawn as its size plus one card per turn
+        that player played, keeping the lowest (the others go back among the unseen cards)."""
         st = self._state
-        cards = self.unseen()
+        known = [0 if seat == self.seat else st.public_cards[seat] & st.hand_mask(seat)
+                 for seat in range(st.num_players)]
+        every_known = 0
+        for mask in known:
+            every_known |= mask
+        cards = [c for c in self.unseen() if not every_known >> c & 1]
         rng.shuffle(cards)
         world = st.clone()
+        low = self.pack.values if kept else None
         for seat in range(st.num_players):
             if seat != self.seat:
-                n = len(st.hands[seat])
-                world.set_hand(seat, cards[:n])
-                cards = cards[n:]
+                held = [c for c in st.hands[seat] if known[seat] >> c & 1]
+                n = len(st.hands[seat]) - len(held)
+                extra = min(st.stats[seat].turns, len(cards) - n) if low is not None else 0
+                if low is not None and extra > 0:
+                    drawn = cards[:n + extra]
+                    drawn.sort(key=low.__getitem__)  # stable: equal values stay in shuffled order
+                    cards = drawn[n:] + cards[n + extra:]
+                    held += drawn[:n]
+                else:
+                    held += cards[:n]
+                    cards = cards[n:]
+                world.set_hand(seat, held)
+        if low is not None:
+            rng.shuffle(cards)  # the cards put back are not on top of the stock
         world.stock = cards
         return world
 
 
 def observation(state: State, seat: int) -> View:
     return View(state, seat)
+
+
+MAX_ACTIONS_PER_HAND = 50_000
+
+
+def play_out(state: State, policies: Sequence[Callable[[View, Any, Rng], Any]], rng: Rng) -> int:
+    """Let the policies (bots) play ``state`` to its end; returns the number of actions. Used by
+    simulate, lint's simulation and the search bots' rollouts."""
+    if state._outcome is not None:
+        return 0
+    legal_actions, apply = state.legal_actions, state.apply
+    views = [View(state, seat) for seat in range(state.num_players)]  # a view is a live window
+    for n in range(1, MAX_ACTIONS_PER_HAND + 1):
+        seat = state.current if state.out_of_turn_seat is None else state.out_of_turn_seat
+        apply(policies[seat](views[seat], legal_actions(), rng))
+        if state._outcome is not None:
+            return n
+    raise RuntimeError("a hand did not end")  # pragma: no cover - the engine's turn cap ends hands first

@@ -8,7 +8,8 @@ from tonkdsl.cards import SUITS_STANDARD
 from tonkdsl.diagnostics import Diagnostic
 from tonkdsl.rng import Rng, derive_seed
 from tonkdsl.session import Session
-from tonkdsl.simulate import play_out, session_length
+from tonkdsl.simulate import session_length
+from tonkdsl.view import play_out
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.engine import State
