@@ -38,3 +38,27 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         for kind, n in sorted(counts.items()):
             terminalreporter.write_line(f"{n:>7,}  {kind}")
         terminalreporter.write_line(f"{sum(counts.values()):>7,}  in all")
+
+
+# No test may hang the suite: each gets at most TONK_TEST_TIMEOUT seconds (600 by default),
+# after which it fails with the place it was stuck (POSIX; elsewhere the guard is off).
+@pytest.fixture(autouse=True)
+def _time_limit(request: Any) -> Any:
+    import signal
+    import threading
+
+    limit = int(os.environ.get("TONK_TEST_TIMEOUT", "600"))
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread() or limit <= 0:
+        yield
+        return
+
+    def stuck(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"{request.node.nodeid} took more than {limit} s (TONK_TEST_TIMEOUT)")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(limit)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -381,6 +381,74 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
         sys.exit(EXIT_FAIL)
 
 
+@main.command("serve")
+@click.argument("ruleset", required=False)
+@click.option("--seats", default=2, show_default=True, type=click.IntRange(2, 12), help="Seats at the table.")
+@click.option("--bots", default="", help="Bots in the last seats, comma-separated (random, greedy, montecarlo, "
+              "strong or strong:N); the other seats are for people.")
+@click.option("--names", default="", help="The people's names, comma-separated (default Player1, Player2, ...).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Where to listen: 127.0.0.1 for this machine only, 0.0.0.0 to share on the LAN.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--seed", default=None, type=int, help="Seed of the deals (default: a random one, shown).")
+@click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE))
+@click.option("--hands", default=None, type=click.IntRange(1), help="Hands in the session (default: the ruleset's, or 1).")
+@click.option("--save", "save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the game after every action (atomically) to this file.")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False, path_type=Path),
+              help="Continue a game saved with --save (by tonk serve or tonk play).")
+@click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0, 10),
+              help="Seconds between two bot actions, so that people can follow.")
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that a saved game's 'ruleset' may reach outside the save's folder and the working folder.")
+def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str, port: int, seed: int | None,
+              stake: int, hands: int | None, save: Path | None, resume: Path | None, bot_delay: float,
+              allow: tuple[Path, ...]) -> None:
+    """Open a table in the browser for people and bots, under any ruleset (needs the 'serve' extra).
+
+    Prints the link to open and, with --host 0.0.0.0, the one to share on the LAN. The link
+    carries the table's join code: only people who have it take a seat."""
+    import random as _random
+
+    try:
+        import uvicorn
+
+        from tonkdsl.serve import lan_address, make_game
+        from tonkdsl.serve.app import create_app
+        from tonkdsl.serve.room import Room
+    except ImportError as exc:
+        click.echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[serve]'", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if save is not None:
+        problem = _output_problem(save)
+        if problem is not None:
+            click.echo(f"error: --save: {problem}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        if save.exists() and (resume is None or save.resolve() != resume.resolve()):
+            click.echo(f"error: --save: {save} exists already (a saved game?); continue it with --resume {save}, "
+                       "or save to another file", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+    if seed is None:
+        seed = _random.SystemRandom().randrange(2**31)
+    try:
+        game = make_game(ruleset, seats=seats, bots=[b.strip() for b in bots.split(",") if b.strip()],
+                         names=[n.strip() for n in names.split(",") if n.strip()], stake=stake, hands=hands,
+                         seed=seed, save=save, resume=resume, allow_paths=allow)
+    except LoadError as exc:
+        _bad_input(exc, False)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    room = Room(game)
+    app = create_app(room, bot_delay=bot_delay)
+    shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else lan_address() if host == "0.0.0.0" else host
+    click.echo(f"{game.ruleset.name}: {len(game.names)} seats ({', '.join(game.names)}), seed {game.seed}"
+               + (f", saved to {game.save_path}" if game.save_path else ""))
+    click.echo(f"open: http://{shown}:{port}/t/{room.table_id}?code={room.code}")
+    if host not in ("127.0.0.1", "localhost"):
+        click.echo("share this link with the people at the table (it carries the join code)")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16_384)
+
+
 @main.command("lint")
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,

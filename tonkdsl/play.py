@@ -243,8 +243,12 @@ def _check_dealt(game: Game, scn: Scenario, index: int, state: State) -> None:
     whose seed or cards differ from what the game's seed deals was edited, and is refused."""
     d = scn.deals[index]
     seeded = game.session.start_hand(seed=derive_seed(game.seed, index))
-    same = (d.seed == derive_seed(game.seed, index) and seeded.dealt_hands == state.dealt_hands
-            and seeded.discard_pile == state.discard_pile and seeded.stock == state.stock
+    names = state.pack.names  # compared by name: two jokers, or two decks' twins, are the same card
+
+    def dealt(s: State) -> tuple[list[list[str]], list[str], list[str]]:
+        return ([[names[c] for c in h] for h in s.dealt_hands], [names[c] for c in s.discard_pile],
+                [names[c] for c in s.stock])
+    same = (d.seed == derive_seed(game.seed, index) and dealt(seeded) == dealt(state)
             and d.named_suits == game.dealers_suits(index))
     if not same:
         raise LoadError([scn.source.diagnostic(

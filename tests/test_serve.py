@@ -1,0 +1,187 @@
+"""tonk serve: the table's rules (seats, join codes, refusals), what each browser is sent (never
+another player's hidden cards), whole hands over WebSockets, saving and resuming.
+
+The browser tests (a real Chromium driven by Playwright) are in tests/test_serve_browser.py."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="tonk serve needs the 'serve' extra")
+from starlette.testclient import TestClient  # noqa: E402
+
+from tonkdsl.rng import Rng  # noqa: E402
+from tonkdsl.serve import make_game  # noqa: E402
+from tonkdsl.serve.app import create_app  # noqa: E402
+from tonkdsl.serve.room import Refused, Room  # noqa: E402
+
+
+def _room(ruleset: str = "standard", seats: int = 2, bots: tuple[str, ...] = (), seed: int = 3,
+          save: Path | None = None, hands: int | None = None) -> Room:
+    game = make_game(ruleset, seats=seats, bots=bots, names=(), stake=1, hands=hands, seed=seed, save=save,
+                     resume=None)
+    return Room(game)
+
+
+def test_seats_need_the_code_and_a_token_keeps_the_seat() -> None:
+    room = _room()
+    with pytest.raises(Refused, match="needs its join code"):
+        room.join("wrong", None)
+    a = room.join(room.code, None)
+    b = room.join(room.code, None)
+    assert (a.name, b.name) == ("Player1", "Player2") and a.token and b.token and a.token != b.token
+    with pytest.raises(Refused, match="every seat at this table is taken"):
+        room.join(room.code, None)
+    assert room.join(None, a.token) is a  # a reload: the browser's token, no code needed
+    with pytest.raises(Refused, match="needs its join code"):
+        room.join(None, "forged-token")
+
+
+def _hidden_cards(room: Room, seat_name: str) -> set[str]:
+    state = room.game.state
+    if state is None or state.is_terminal():
+        return set()
+    local = room.game.hand_names().index(seat_name)
+    public = state.public_cards[local]  # taken from the discard pile in sight of everyone
+    return {state.pack.names[c] for c in state.hands[local] if not public >> c & 1}
+
+
+def _strings(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return set().union(*(_strings(v) for v in node.values())) | set(node)
+    if isinstance(node, list):
+        return set().union(*(_strings(v) for v in node)) if node else set()
+    return {w for w in str(node).replace(",", " ").replace(":", " ").split()}
+
+
+def _play_whole_hand(client: TestClient, room: Room, url: str, rng: Rng) -> list[tuple[str, dict[str, Any]]]:
+    """Two people play a hand over two WebSockets, choosing legal actions at random; every
+    message each receives is returned with the name of the receiver."""
+    received: list[tuple[str, dict[str, Any]]] = []
+    with client.websocket_connect(url) as w1, client.websocket_connect(url) as w2:
+        latest: dict[str, dict[str, Any]] = {}
+        seat_of: dict[Any, str] = {}
+
+        def drain(ws: Any) -> dict[str, Any]:
+            msg: dict[str, Any] = ws.receive_json()
+            name = seat_of.get(ws, "nobody")
+            # What this browser was sent never names a card hidden in another hand now.
+            for other in ("Player1", "Player2"):
+                if other != name:
+                    leaked = _hidden_cards(room, other) & _strings(msg)
+                    assert not leaked, f"{name} was sent {leaked} from {other}'s hand"
+            received.append((name, msg))
+            if msg["type"] == "state":
+                latest[name] = msg
+            return msg
+
+        drain(w1), drain(w2)  # the snapshots of people without a seat
+        for ws, others in ((w1, [w2]), (w2, [w1])):
+            ws.send_json({"type": "join", "code": room.code, "token": None})
+            seat = drain(ws)
+            assert seat["type"] == "seat"
+            seat_of[ws] = seat["name"]
+            drain(ws)
+            for o in others:
+                drain(o)  # everyone is told the table changed
+        sockets = {name: ws for ws, name in seat_of.items()}
+        for _ in range(400):
+            state = room.game.state
+            if state is None or state.is_terminal():
+                break
+            to_play = room.game.hand_names()[state.current_player()]
+            legal = state.legal_actions()
+            action = str(rng.choice([a for a in legal if str(a) != "drop"] or legal))
+            sockets[to_play].send_json({"type": "act", "action": action})
+            for ws in sockets.values():
+                drain(ws)
+        assert room.game.state is not None and room.game.state.is_terminal()
+        assert all(latest[name].get("over") for name in sockets)
+    return received
+
+
+@pytest.fixture(autouse=True)
+def _short_limit(monkeypatch: Any) -> None:
+    # A browser that waits for a message that never comes would wait for ever: a minute at most.
+    import signal
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(60)
+
+
+def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> None:
+    room = _room(seed=11)
+    app = create_app(room, bot_delay=0)
+    client = TestClient(app)
+    url = f"/t/{room.table_id}/ws"
+    received = _play_whole_hand(client, room, url, Rng(5))
+    states = [m for _, m in received if m["type"] == "state"]
+    assert len(states) > 10
+    for name, msg in received:
+        if msg["type"] == "state" and "players" in msg:
+            assert msg["you"] == (None if name == "nobody" else name)
+            others = [p for p in msg["players"] if p["name"] != name]
+            assert all(set(p) <= {"name", "cards", "money", "score", "dealer", "to_play", "bot", "you"} for p in others)
+
+
+def test_bad_and_forged_messages_are_refused_and_change_nothing() -> None:
+    room = _room(seed=4)
+    client = TestClient(create_app(room, bot_delay=0))
+    with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
+        ws.receive_json()
+        before = json.dumps(room.snapshot(None))
+        for text, said in (("not json", "not JSON"), ("[1, 2]", "a message is"), ('{"type": "cheat"}', "a message is"),
+                           (json.dumps({"type": "act", "action": "draw stock"}), "take a seat first"),
+                           (json.dumps({"type": "join", "code": "nope"}), "needs its join code"),
+                           ("x" * 5000, "too long")):
+            ws.send_text(text)
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and said in reply["message"], (text[:30], reply)
+        ws.send_json({"type": "join", "code": room.code})
+        seat = ws.receive_json()
+        ws.receive_json()
+        state = room.game.state
+        assert state is not None
+        mine = room.game.hand_names().index(seat["name"])
+        if state.current_player() != mine:  # acting out of turn: the engine's own reason
+            ws.send_json({"type": "act", "action": "draw stock"})
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and reply["message"].startswith("not possible:")
+        ws.send_json({"type": "act", "action": {"forged": True}})
+        assert ws.receive_json()["type"] == "error"
+        ws.send_json({"type": "act", "action": "discard ZZ"})
+        assert ws.receive_json()["type"] == "error"
+        assert json.dumps(room.snapshot(None))[:40] == before[:40]
+
+
+def test_bots_fill_the_other_seats_and_the_game_is_saved_and_resumed(tmp_path: Path) -> None:
+    save = tmp_path / "table.yaml"
+    room = _room("chicago", seats=3, bots=("greedy", "strong:8"), seed=2, save=save)
+    client = TestClient(create_app(room, bot_delay=0))
+    with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "join", "code": room.code})
+        assert ws.receive_json()["type"] == "seat"
+        msg = ws.receive_json()
+        while msg.get("to_play") not in (None, "Player1") or (msg.get("over") is None and not msg.get("legal")):
+            msg = ws.receive_json()
+        if msg.get("legal"):
+            ws.send_json({"type": "act", "action": msg["legal"][0]})
+    import yaml
+    saved = yaml.safe_load(save.read_text())
+    assert saved["play"]["seats"] == ["human", "greedy", "strong:8"] and saved["deals"][0]["actions"]
+    again = make_game(None, seats=3, bots=(), names=(), stake=1, hands=None, seed=0, save=None, resume=save)
+    assert again.seats == room.game.seats and again.deals[0]["actions"] == room.game.deals[0]["actions"]
+
+
+def test_pages_and_the_rules_sheet() -> None:
+    room = _room()
+    client = TestClient(create_app(room, bot_delay=0))
+    page = client.get(f"/t/{room.table_id}")
+    assert page.status_code == 200 and "<title>Tonk table</title>" in page.text
+    assert "standard" not in page.text.lower().split("<script>")[1]  # no ruleset in the page's code
+    assert client.get("/t/nope").status_code == 404
+    rules = client.get(f"/t/{room.table_id}/rules")
+    assert rules.status_code == 200 and "<h1>Standard Tonk</h1>" in rules.text
