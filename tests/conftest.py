@@ -55,10 +55,16 @@ def _time_limit(request: Any) -> Any:
     def stuck(signum: int, frame: Any) -> None:
         raise TimeoutError(f"{request.node.nodeid} took more than {limit} s (TONK_TEST_TIMEOUT)")
 
+    import faulthandler
+
     previous = signal.signal(signal.SIGALRM, stuck)
     signal.alarm(limit)
+    # A wait in C that the alarm cannot interrupt: print every thread's stack and end the run
+    # (a failure with its place, rather than a CI job that never ends).
+    faulthandler.dump_traceback_later(limit + 30, exit=True)
     try:
         yield
     finally:
+        faulthandler.cancel_dump_traceback_later()
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)

@@ -29,7 +29,10 @@ EXPECTED = {
     "wild-without-wilds": ("rule-for-disabled", "warning"),
     "payout-negative": ("payout-negative", "error"),
     "winner-pays": ("winner-pays", "error"),
-    "extends-noop": ("extends-noop", "warning"),
+    "extends-noop": ("extends-noop", "note"),
+    "condition-never": ("condition-never", "error"),
+    "condition-always": ("condition-always", "warning"),
+    "amount-not-positive": ("amount-not-positive", "warning"),
     "meld-impossible": ("meld-impossible", "warning"),
     "run-order-both-ends": ("run-order-both-ends", "warning"),
     "last-round-too-long": ("last-round-too-long", "warning"),
@@ -100,7 +103,8 @@ def test_exit_codes() -> None:
     assert run("standard")[0] == 0
     assert run(str(LINT / "pack-cannot-deal.yaml"))[0] == 1
     assert run(str(LINT / "extends-noop.yaml"))[0] == 0
-    assert run("--strict", str(LINT / "extends-noop.yaml"))[0] == 1
+    assert run("--strict", str(LINT / "extends-noop.yaml"))[0] == 0  # a note never fails --strict
+    assert run("--strict", str(LINT / "condition-always.yaml"))[0] == 1
 
 
 def test_unreadable_input_exit_2(tmp_path: Path) -> None:
@@ -112,7 +116,7 @@ def test_unreadable_input_exit_2(tmp_path: Path) -> None:
 
 def test_text_output_shows_line_and_caret() -> None:
     code, out = run(str(LINT / "extends-noop.yaml"))
-    assert "extends-noop.yaml:5:3: warning[extends-noop]: 'hits.books' is already true in 'standard'" in out
+    assert "extends-noop.yaml:5:3: note[extends-noop]: 'hits.books' is already true in 'standard'" in out
     assert "\n      books: true\n      ^" in out
 
 
@@ -144,3 +148,32 @@ def test_simulate_in_lint_sees_every_ending_simulate_shows() -> None:
     # lint plays those very hands first, so it never says that ending never happened.
     report = lint("standard", simulate=2000, seed=1)
     assert not [d for d in report.diagnostics if d.code == "never-fired"]
+
+
+def test_conditions_and_amounts_are_decided_in_the_authors_words() -> None:
+    code, out = run(str(LINT / "condition-never.yaml"))
+    assert code == 1 and "error[condition-never]: 'count < 0' can never hold: count is between 0 and 520" in out
+    code, out = run(str(LINT / "condition-always.yaml"))
+    assert "warning[condition-always]: 'turn >= 0' always holds: turn is between 0 and 2,000" in out
+    code, out = run(str(LINT / "amount-not-positive.yaml"))
+    assert "the amount 'count - dropper.count' can be below 0" in out
+    # A restated payout that changes one field is not a no-op: no note for its other fields.
+    assert "extends-noop" not in out
+
+
+def test_a_multi_file_run_reports_the_valid_files_and_sarif_holds_load_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [\n")
+    code, out = run("--format", "sarif", "standard", str(LINT / "condition-never.yaml"), str(bad))
+    assert code == 2
+    sarif = json.loads(out)
+    run0 = sarif["runs"][0]
+    ids = [r["ruleId"] for r in run0["results"]]
+    assert "condition-never" in ids and "yaml-syntax" in ids
+    rules = {r["id"] for r in run0["tool"]["driver"]["rules"]}
+    assert set(ids) <= rules
+    shipped = [r for r in run0["results"] if r["locations"][0]["physicalLocation"]["artifactLocation"].get("uriBaseId")]
+    assert shipped and run0["originalUriBaseIds"]["TONKDSL_RULESETS"]["uri"].startswith("file://")
+    code, out = run("--format", "json", "standard", str(bad))
+    data = json.loads(out)
+    assert code == 2 and [d["valid"] for d in data] == [True, False] and set(data[0]) == set(data[1])

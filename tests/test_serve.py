@@ -105,18 +105,22 @@ def _play_whole_hand(client: TestClient, room: Room, url: str, rng: Rng) -> list
 
 @pytest.fixture(autouse=True)
 def _short_limit(monkeypatch: Any) -> None:
-    # A browser that waits for a message that never comes would wait for ever: a minute at most.
+    # A browser that waits for a message that never comes would wait for ever: two minutes at most.
+    import faulthandler
     import signal
     if hasattr(signal, "SIGALRM"):
         signal.alarm(60)
+        faulthandler.dump_traceback_later(120, exit=True)
 
 
 def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> None:
     room = _room(seed=11)
     app = create_app(room, bot_delay=0)
-    client = TestClient(app)
-    url = f"/t/{room.table_id}/ws"
-    received = _play_whole_hand(client, room, url, Rng(5))
+    # As a context manager the test client runs every connection on one event loop, as uvicorn
+    # does (otherwise each WebSocket gets a loop of its own and a broadcast crosses loops).
+    with TestClient(app) as client:
+        url = f"/t/{room.table_id}/ws"
+        received = _play_whole_hand(client, room, url, Rng(5))
     states = [m for _, m in received if m["type"] == "state"]
     assert len(states) > 10
     for name, msg in received:

@@ -468,20 +468,26 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
     from tonkdsl.lint import lint
     from tonkdsl.lint import report
 
+    from tonkdsl.lint.checks import LintReport
+
     reports = []
+    invalid = False
     for ref in rulesets:
         target: str | Path = Path(ref) if ref.endswith((".yaml", ".yml")) or "/" in ref else ref
         try:
             reports.append(lint(target, allow_paths=allow, simulate=sim, seed=seed))
         except LoadError as exc:
-            _bad_input(exc, fmt != "text")
+            # A file that cannot be read or is not valid is reported like the others (its load
+            # errors are its findings) and the run goes on; the exit status is then 2.
+            invalid = True
+            reports.append(LintReport(ref, list(exc.diagnostics), valid=False))
         except RulesetError as exc:
             click.echo(f"{ref}: error: the ruleset failed while simulating: {exc}", err=True)
             sys.exit(EXIT_FAIL)
     render = {"text": report.text, "json": report.as_json, "sarif": report.sarif}[fmt]
     click.echo(render(reports))
     failed = any(r.errors() or (strict and r.warnings()) for r in reports)
-    sys.exit(EXIT_FAIL if failed else EXIT_OK)
+    sys.exit(EXIT_BAD_INPUT if invalid else EXIT_FAIL if failed else EXIT_OK)
 
 
 _FORMAT_WORDS = {"md": "Markdown", "text": "plain text", "html": "HTML"}

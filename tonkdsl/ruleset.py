@@ -473,6 +473,11 @@ class _Builder:
                 self.problems.append(self.doc.diagnostic(
                     "melds-range", f"a {kind} is at least {low} and at most {high} cards: no {kind} can be made",
                     ("melds", kind, "min"), hint=f"make melds.{kind}.min at most melds.{kind}.max"))
+        fewest, most = self.get(("players", "min")), self.get(("players", "max"))
+        if isinstance(fewest, int) and isinstance(most, int) and fewest > most:
+            self.problems.append(self.doc.diagnostic(
+                "players-range", f"players.min ({fewest}) is above players.max ({most}): no table can play",
+                ("players", "min"), hint="make players.min at most players.max"))
         draw_from = self.get(("turn", "draw", "from")) or []
         if isinstance(draw_from, list) and draw_from and "stock" not in draw_from:
             self.problems.append(self.doc.diagnostic(

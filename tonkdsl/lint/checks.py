@@ -24,7 +24,10 @@ locations of every line involved.
 | winner-pays | error | a payout from the winners of the same ending |
 | never-fired | warning | (with --simulate) a rule that never fired |
 | winner-loses | error | (with --simulate) a winner who lost money |
-| extends-noop | warning | an override that repeats what the extended ruleset says |
+| extends-noop | note | a top-level section that only repeats what the extended ruleset says |
+| condition-never | error, warning | a condition no state can meet (lint/intervals.py) |
+| condition-always | warning | a condition every state meets |
+| amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
 """
 from __future__ import annotations
 
@@ -36,7 +39,9 @@ from typing import Any, Iterable
 from tonkdsl.diagnostics import Diagnostic, LoadError, Path
 from tonkdsl.cards import JOKER
 from tonkdsl.engine import RulesetError, State, hand_sizes
+from tonkdsl.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
 from tonkdsl.lint.odds import OddsTable, TooManyHands, compute
+from tonkdsl.table import MAX_TURNS
 from tonkdsl.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.merge import Doc, is_id_list
 from tonkdsl.ruleset import Ruleset, build
@@ -67,6 +72,9 @@ CODES = {
     "never-fired": "A rule that never fired in simulation",
     "winner-loses": "A winner who lost money in simulation",
     "extends-noop": "An override that changes nothing",
+    "condition-never": "A condition no state can meet",
+    "condition-always": "A condition every state meets",
+    "amount-not-positive": "An amount that is never positive, or can go below zero",
 }
 
 
@@ -75,6 +83,7 @@ class LintReport:
     ruleset: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     odds: OddsTable | None = None
+    valid: bool = True  # False: the file could not be loaded, and its diagnostics say why
 
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
@@ -369,38 +378,156 @@ class _Linter:
         self.deal_wins()
         self.endings()
         self.disabled()
+        self.conditions()
+        self.amounts()
         return self.out
+
+    # --- deciding conditions and amounts (lint/intervals.py) --------------------------------
+    def ranges(self) -> dict[str, Abs]:
+        """The range of every name a condition may read, under this ruleset."""
+        rs = self.rs
+        largest = max(len(rs.pack_for(n)) for n in range(rs.players_min, rs.players_max + 1))
+        packs = [rs.pack_for(n) for n in (rs.players_min, rs.players_max)]
+        low = min(min(o) for p in packs for o in p.options)
+        high = max(max(o) for p in packs for o in p.options)
+        count = Num(min(0, largest * low), max(0, largest * high))
+        out: dict[str, Abs] = {name: count for name in ("count", "dealt_count", "deadwood_count", "low_count",
+                                                          "high_count", "min_count")}
+        out.update(turn=Num(0, MAX_TURNS), round=Num(1, INF), stake=Num(1, INF), stock=Num(0, largest),
+                   discards=Num(0, largest), spreads_on_table=Num(0, INF),
+                   num_players=Num(rs.players_min, rs.players_max),
+                   players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
+                   winners=Items(0, rs.players_max), lowest=Items(1, rs.players_max))
+        for c in rs.counters:
+            adds = [e.add for e in c.events if e.add is not None]
+            sets = [e.set for e in c.events if e.set is not None]
+            lo = min([c.initial, *sets, *([c.floor if c.floor is not None else -INF] if any(a < 0 for a in adds)
+                                          else [])])
+            hi = max([c.initial, *sets, *([INF] if any(a > 0 for a in adds) else [])])
+            out[c.name] = Num(lo, hi)
+        return out
+
+    def conditions(self) -> None:
+        """Conditions that can never hold, or always do, wherever they are written."""
+        ranges = self.ranges()
+        for path, source in _expression_fields(self.data, _CONDITION_KEYS):
+            if re.fullmatch(r"\s*(true|false)\s*", source) or not re.search(r"[a-z_]", source.replace("true", "")
+                                                                               .replace("false", "")):
+                continue  # written as a constant on purpose
+            got = decide(source, ranges)
+            if not isinstance(got, Bool) or (got.can_true and got.can_false):
+                continue
+            because = why(ranges, source)
+            field_name = str(path[-1])
+            if got.can_true:
+                self.add("condition-always", "warning", f"'{source}' always holds{': ' + because if because else ''}; "
+                         f"'{field_name}' could say true", path,
+                         hint="check the numbers against the ranges the names can take")
+            else:
+                self.add("condition-never", "error" if path[:2] == ("turn", "drop") else "warning",
+                         f"'{source}' can never hold{': ' + because if because else ''}", path,
+                         hint="check the comparison and its numbers (a count is never below 0, a turn never past "
+                              f"{MAX_TURNS:,})")
+
+    def amounts(self) -> None:
+        """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""
+        ranges = self.ranges()
+        for path, source in _expression_fields(self.data, {"amount", "pays", "ante"}):
+            if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source):
+                continue  # payout-negative says it
+            got = decide(source, ranges)
+            if not isinstance(got, Num):
+                continue
+            because = why(ranges, source)
+            if got.hi <= 0:
+                self.add("amount-not-positive", "error", f"the amount '{source}' is never more than 0"
+                         f"{': ' + because if because else ''}", path,
+                         hint="an amount is what the payer gives; swap 'from' and 'to' for money the other way")
+            elif got.lo < 0:
+                self.add("amount-not-positive", "warning", f"the amount '{source}' can be below 0"
+                         f"{': ' + because if because else ''}", path,
+                         hint="a difference of counts can go either way: write max(0, ...) or abs(...)")
+
+
+
+# The keys whose values are conditions (the schema's 'condition'); deal_wins' 'when' is decided
+# exactly by the odds (deal-win-impossible, deal-win-always).
+_CONDITION_KEYS = {"allowed", "claim", "eliminate_when", "ends_when", "except", "void_if", "when", "wins_if"}
+
+
+def _expression_fields(data: Any, keys: set[str], path: Path = ()) -> list[tuple[Path, str]]:
+    """(path, text) of every string under one of ``keys``, outside deal_wins."""
+    out: list[tuple[Path, str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if path == () and k == "deal_wins":
+                continue
+            if k in keys and isinstance(v, str):
+                out.append((path + (k,), v))
+            else:
+                out += _expression_fields(v, keys, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _expression_fields(v, keys, path + (i,))
+    return out
 
 
 def _noop_overrides(path: FsPath, allow_paths: Iterable[FsPath]) -> list[Diagnostic]:
-    """Lines of a file that set what the ruleset it extends already says."""
+    """Top-level sections of a file that only repeat what the ruleset it extends says: one note
+    per section, and only when everything written under it repeats (a section restated whole
+    while one entry changes is not a no-op). A note never fails --strict."""
     src = load_yaml_file(path)
     data = src.data
     if not isinstance(data, dict) or not isinstance(data.get("extends"), str):
         return []
-    parent = read_doc(resolve_name(data["extends"], path.parent), allow_paths=allow_paths)
+    parent = read_doc(resolve_name(data["extends"], path.parent), allow_paths=allow_paths).data
     out: list[Diagnostic] = []
-
-    def walk(child: Any, base: Any, cpath: Path) -> None:
-        if isinstance(child, dict) and isinstance(base, dict):
-            for key, value in child.items():
-                if cpath == () and key in ("extends", "remove", "name", "description"):
-                    continue
-                if key == "id" or key not in base:
-                    continue
-                walk(value, base[key], cpath + (key,))
-        elif isinstance(child, list) and is_id_list(child) and is_id_list(base):
-            ids = {x["id"]: x for x in base}
-            for j, item in enumerate(child):
-                if item["id"] in ids:
-                    walk(item, ids[item["id"]], cpath + (j,))
-        elif child == base and cpath:
-            shown = ("true" if child else "false") if isinstance(child, bool) else repr(child)
-            d = src.diagnostic("extends-noop", f"'{'.'.join(str(p) for p in cpath)}' is already {shown} in "
-                               f"'{data['extends']}': this line changes nothing", cpath, key=True)
-            out.append(Diagnostic(d.code, d.message, d.file, d.line, d.column, d.path, "warning", d.source_line))
-    walk(data, parent.data, ())
+    for key, value in data.items():
+        if key in ("extends", "remove", "name", "description") or key not in parent:
+            continue
+        leaves = _restated(value, parent[key], (key,))
+        if leaves is None:
+            continue
+        if len(leaves) == 1:  # one line: name it
+            where, leaf = leaves[0]
+            shown = ("true" if leaf else "false") if isinstance(leaf, bool) else repr(leaf)
+            message = f"'{'.'.join(map(str, where))}' is already {shown} in '{data['extends']}': this line changes nothing"
+        else:
+            where = (key,)
+            message = (f"'{key}' repeats what '{data['extends']}' says ({len(leaves)} values): this section changes "
+                       "nothing")
+        d = src.diagnostic("extends-noop", message, tuple(p for p in where if not isinstance(p, str) or
+                                                          not p.startswith("[")), key=True)
+        out.append(Diagnostic(d.code, d.message, d.file, d.line, d.column, d.path, "note", d.source_line,
+                              "delete it, or keep it on purpose to say the rule out loud"))
     return out
+
+
+def _restated(child: Any, base: Any, path: Path) -> list[tuple[Path, Any]] | None:
+    """The leaves written under ``child`` when every one of them repeats ``base`` (None when
+    something differs). List entries with ids are matched by id, as merging does."""
+    if isinstance(child, dict) and isinstance(base, dict):
+        leaves: list[tuple[Path, Any]] = []
+        for k, v in child.items():
+            if k not in base:
+                return None
+            got = _restated(v, base[k], path + (k,))
+            if got is None:
+                return None
+            leaves += got
+        return leaves
+    if isinstance(child, list) and is_id_list(child) and is_id_list(base):
+        by_id = {x["id"]: x for x in base}
+        leaves = []
+        for j, item in enumerate(child):
+            if item["id"] not in by_id:
+                return None
+            got = _restated(item, by_id[item["id"]], path + (j,))
+            if got is None:
+                return None
+            leaves += [(p, v) for p, v in got if p[-1] != "id"]
+        return leaves
+    return [(path, child)] if child == base else None
 
 
 def _root_source(doc: Doc, path: FsPath) -> Source:

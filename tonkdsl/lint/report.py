@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path as FsPath
 from typing import Any, Sequence
+from urllib.parse import quote
 
 from tonkdsl import __version__
 from tonkdsl.diagnostics import Diagnostic
 from tonkdsl.lint.checks import CODES, LintReport
+from tonkdsl.resources import rulesets_dir
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
 
@@ -22,15 +25,31 @@ def text(reports: Sequence[LintReport]) -> str:
 
 
 def as_json(reports: Sequence[LintReport]) -> str:
-    return json.dumps([{"ruleset": r.ruleset, "errors": len(r.errors()), "warnings": len(r.warnings()),
-                        "diagnostics": [d.to_json() for d in r.diagnostics]} for r in reports], indent=2)
+    """One shape for every input: a list with one object per ruleset named, valid or not."""
+    return json.dumps([{"ruleset": r.ruleset, "valid": r.valid, "errors": len(r.errors()),
+                        "warnings": len(r.warnings()), "diagnostics": [d.to_json() for d in r.diagnostics]}
+                       for r in reports], indent=2)
+
+
+SHIPPED = "TONKDSL_RULESETS"  # the uriBaseId of locations in the shipped rulesets
+
+
+def _artifact(file: str) -> dict[str, Any]:
+    """A file as SARIF names it: a shipped ruleset relative to the SHIPPED base (so that code
+    scanning can place it), any other file as a relative URI reference."""
+    path = FsPath(file)
+    try:
+        inside = path.resolve().relative_to(rulesets_dir().resolve())
+        return {"uri": inside.as_posix(), "uriBaseId": SHIPPED}
+    except (ValueError, OSError):
+        return {"uri": quote(path.as_posix())}
 
 
 def _location(file: str, line: int, col: int) -> dict[str, Any]:
     region: dict[str, int] = {"startLine": max(line, 1)}
     if col:
         region["startColumn"] = col
-    return {"physicalLocation": {"artifactLocation": {"uri": file}, "region": region}}
+    return {"physicalLocation": {"artifactLocation": _artifact(file or "<input>"), "region": region}}
 
 
 def _result(d: Diagnostic) -> dict[str, Any]:
@@ -63,5 +82,6 @@ def sarif(reports: Sequence[LintReport]) -> str:
                 "rules": [{"id": c, "shortDescription": {"text": CODES.get(c, c)}} for c in used],
             }},
             "results": results,
+            "originalUriBaseIds": {SHIPPED: {"uri": rulesets_dir().resolve().as_uri() + "/"}},
         }],
     }, indent=2)
