@@ -25,6 +25,7 @@ locations of every line involved.
 | never-fired | warning | (with --simulate) a rule that never fired |
 | winner-loses | error | (with --simulate) a winner who lost money |
 | extends-noop | note | a top-level section that only repeats what the extended ruleset says |
+| pack-missing | warning | a wild card or a value for a rank or joker the pack does not hold |
 | condition-never | error, warning | a condition no state can meet (lint/intervals.py) |
 | condition-always | warning | a condition every state meets |
 | amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
@@ -73,6 +74,7 @@ CODES = {
     "winner-loses": "A winner who lost money in simulation",
     "extends-noop": "An override that changes nothing",
     "condition-never": "A condition no state can meet",
+    "pack-missing": "A rank or card named that the pack does not hold",
     "condition-always": "A condition every state meets",
     "amount-not-positive": "An amount that is never positive, or can go below zero",
 }
@@ -230,6 +232,11 @@ class _Linter:
                      f"a book needs at least {rs.book_min} cards of one rank, but the pack holds at most {copies} of a "
                      f"rank{f' and {wild} wild cards' if wild else ''}: no book can be made", ("melds", "book", "min"),
                      ("pack",))
+        if rs.hit_books and rs.book_min >= copies + wild and rs.book_max <= rs.book_min:
+            self.add("rule-for-disabled", "warning",
+                     f"books may be hit, but a book of {rs.book_min} already holds every card of its rank that can be "
+                     "in it: no book can grow", ("hits", "books"), ("melds", "book", "min"),
+                     hint="let books be larger (melds.book.max) or turn off hits on books")
         largest = max(rs.book_max, rs.run_max or pack.run_length)
         if rs.wild_in_melds and any(pack.wild) and rs.min_natural > largest:
             self.add("meld-impossible", "error",
@@ -373,8 +380,46 @@ class _Linter:
             self.add("rule-for-disabled", "warning", "an exception to holding spreads, but holding is allowed anyway",
                      ("melds", "hold", "except"), ("melds", "hold", "allowed"))
 
+    def pack_names(self) -> None:
+        """Ranks and cards that the pack section names but the pack does not hold."""
+        spec = self.data["pack"]
+        ranks = [str(r) for r in spec.get("ranks", [])]
+        suits = [str(x) for x in spec.get("suits", [])]
+        jokers = int(spec.get("jokers", 0) or 0)
+
+        def held(name: str) -> bool:
+            if name == JOKER:
+                return jokers > 0
+            if name in ranks:
+                return True
+            return any(name == f"{r}{x}" for r in ranks for x in suits)
+
+        for j, name in enumerate(map(str, spec.get("wild", []) or [])):
+            if not held(name):
+                what = "no joker" if name == JOKER else f"no {name}"
+                self.add("pack-missing", "warning", f"pack.wild names {name}, but the pack holds {what}: it is never "
+                         "wild", ("pack", "wild", j), ("pack", "jokers" if name == JOKER else "ranks"),
+                         hint="add jokers (pack.jokers)" if name == JOKER else f"add {name} to pack.ranks, or drop it "
+                         "from pack.wild")
+        for name in map(str, (spec.get("values") or {})):
+            if not held(name):
+                what = "no joker" if name == JOKER else f"no {name}"
+                self.add("pack-missing", "warning", f"pack.values gives {name} a value, but the pack holds {what}",
+                         ("pack", "values", name), ("pack", "jokers" if name == JOKER else "ranks"),
+                         hint=f"remove {name} from pack.values" + (", or add jokers" if name == JOKER else ""))
+
+    def going_out_disabled(self) -> None:
+        """Payouts for an ending that what leads to it has switched off."""
+        rs = self.rs
+        ending = rs.endings.get("tonk_out")
+        if ending is not None and ending.payouts and rs.going_out_allowed.constant is False:
+            self.add("rule-for-disabled", "warning", "payouts for going out, but going out is never allowed "
+                     "(going_out.allowed is false)", ("endings", "tonk_out", "payouts"), ("going_out", "allowed"))
+
     def run(self) -> list[Diagnostic]:
         self.pack()
+        self.pack_names()
+        self.going_out_disabled()
         self.deal_wins()
         self.endings()
         self.disabled()
