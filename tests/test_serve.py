@@ -189,3 +189,27 @@ def test_pages_and_the_rules_sheet() -> None:
     assert client.get("/t/nope").status_code == 404
     rules = client.get(f"/t/{room.table_id}/rules")
     assert rules.status_code == 200 and "<h1>Standard Tonk</h1>" in rules.text
+
+
+@pytest.mark.parametrize("name", __import__("tonkdsl.resources", fromlist=["x"]).shipped_ruleset_names())
+def test_every_shipped_ruleset_plays_a_hand_at_a_table(name: str) -> None:
+    from tonkdsl import load_ruleset
+    rs = load_ruleset(name)
+    bots = ("greedy",) * (max(2, rs.players_min) - 1)
+    room = _room(name, seats=1 + len(bots), bots=bots, seed=7)
+    seat = room.join(room.code, None)
+    rng = Rng(7)
+    for _ in range(3000):
+        state = room.game.state
+        assert state is not None
+        if state.is_terminal():
+            break
+        if room.bot_to_play():
+            room.bot_step()
+            continue
+        room.act(seat, str(rng.choice(state.legal_actions())))
+        snap = json.dumps(room.snapshot(seat))
+        for other in room.game.hand_names()[1:]:
+            assert not _hidden_cards(room, other) & _strings(json.loads(snap))
+    state = room.game.state
+    assert state is not None and state.is_terminal() and room.snapshot(seat)["over"]["end"]
