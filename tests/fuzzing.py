@@ -101,11 +101,23 @@ def expressions(draw: Callable[[Any], Any], budget: int = 40) -> str:
 
 
 # --- the places of a ruleset document --------------------------------------------------------
+def _walk_schema(visit: Callable[[dict[str, Any]], None]) -> None:
+    """Call ``visit`` on every mapping of the ruleset schema."""
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            visit(node)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(json.loads(schema_path().read_text(encoding="utf-8")))
+
+
 @lru_cache(maxsize=1)
 def expression_keys() -> frozenset[str]:
     """The keys whose values are expressions (conditions, amounts, player sets), read from the
     schema: every property whose schema is one of those definitions."""
-    schema = json.loads(schema_path().read_text(encoding="utf-8"))
     wanted = {"#/$defs/condition", "#/$defs/amount", "#/$defs/players"}
     found: set[str] = set()
 
@@ -117,18 +129,12 @@ def expression_keys() -> frozenset[str]:
             out |= refs(sub)
         return out
 
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for key, sub in node.get("properties", {}).items():
-                if refs(sub) & wanted:
-                    found.add(key)
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
+    def visit(node: dict[str, Any]) -> None:
+        for key, sub in node.get("properties", {}).items():
+            if refs(sub) & wanted:
+                found.add(key)
 
-    walk(schema)
+    _walk_schema(visit)
     return frozenset(found)
 
 
@@ -136,21 +142,14 @@ def expression_keys() -> frozenset[str]:
 def schema_limits() -> tuple[int, ...]:
     """Every number at and just past a limit the schema sets (minimum, maximum), and the
     expression language's own limits."""
-    schema = json.loads(schema_path().read_text(encoding="utf-8"))
     found: set[int] = {MAX_NUMBER, MAX_NUMBER + 1, -MAX_NUMBER - 1, MAX_RANGE + 1, 2**63, -(2**63)}
 
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for key in ("minimum", "maximum", "minItems", "maxItems"):
-                if isinstance(node.get(key), int):
-                    found.update({node[key] - 1, node[key], node[key] + 1})
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
+    def visit(node: dict[str, Any]) -> None:
+        for key in ("minimum", "maximum", "minItems", "maxItems"):
+            if isinstance(node.get(key), int):
+                found.update({node[key] - 1, node[key], node[key] + 1})
 
-    walk(schema)
+    _walk_schema(visit)
     return tuple(sorted(found))
 
 

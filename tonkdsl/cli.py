@@ -341,16 +341,7 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
     from tonkdsl.play import Player, new_game, resume_game
     from tonkdsl.screen import Screen
 
-    if save is not None:
-        problem = _output_problem(save)
-        if problem is not None:
-            click.echo(f"error: --save: {problem}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        if save.exists() and (resume is None or save.resolve() != resume.resolve()):
-            # Never write a new game over another one: it may be a game in progress.
-            click.echo(f"error: --save: {save} exists already (a saved game?); continue it with --resume {save}, "
-                       "or save to another file", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+    _check_save(save, resume)
     try:
         if resume is not None:
             game = resume_game(resume, allow_paths=allow)
@@ -419,15 +410,7 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
     except ImportError as exc:
         click.echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[serve]'", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    if save is not None:
-        problem = _output_problem(save)
-        if problem is not None:
-            click.echo(f"error: --save: {problem}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        if save.exists() and (resume is None or save.resolve() != resume.resolve()):
-            click.echo(f"error: --save: {save} exists already (a saved game?); continue it with --resume {save}, "
-                       "or save to another file", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+    _check_save(save, resume)
     if seed is None:
         seed = _random.SystemRandom().randrange(2**31)
     try:
@@ -615,6 +598,21 @@ def _check_output(path: Path | None, option: str, suffixes: Sequence[str] = ()) 
         sys.exit(EXIT_BAD_INPUT)
     if path.exists():
         click.echo(f"note: {option} replaces the existing file {path}", err=True)
+
+
+def _check_save(save: Path | None, resume: Path | None) -> None:
+    """A --save path that can be written and holds no other game (exit 2 before any play)."""
+    if save is None:
+        return
+    problem = _output_problem(save)
+    if problem is not None:
+        click.echo(f"error: --save: {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if save.exists() and (resume is None or save.resolve() != resume.resolve()):
+        # Never write a new game over another one: it may be a game in progress.
+        click.echo(f"error: --save: {save} exists already (a saved game?); continue it with --resume {save}, "
+                   "or save to another file", err=True)
+        sys.exit(EXIT_BAD_INPUT)
 
 
 def _target(ref: str) -> str | Path:
