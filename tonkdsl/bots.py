@@ -80,23 +80,6 @@ def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
     return [by_name[d.card] for d in discards]  # type: ignore[attr-defined]  # discards only
 
 
-def dropping_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
-    """Greedy, but it drops when its count is below what each other hand is expected to count
-    (the mean value of the cards it has not seen, times that hand's size): a drop that is
-    likely to win, read off public numbers only. Cheap enough for the search bots' rollouts."""
-    grouped = legal if type(legal) is _ACTION_LIST else _ACTION_LIST.grouped(legal)
-    if _DROP in grouped.spans:
-        unseen = view.unseen()
-        if unseen:
-            values = view.pack.values
-            mean = sum(values[c] for c in unseen) / len(unseen)
-            held = view.cards_held
-            expected = min((mean * n for seat, n in enumerate(held) if seat != view.seat and n), default=0)
-            if view.count < expected:
-                return grouped[grouped.spans[_DROP][0]]
-    return greedy_bot(view, grouped, rng, drop_at=-1)
-
-
 BOTS: dict[str, Policy] = {"random": random_bot, "greedy": greedy_bot}
 
 

@@ -52,19 +52,14 @@ class StrongBot:
     """The search bot with ``rollouts`` rollouts per decision, shared among its legal actions
     (at least two worlds each); a policy like the others (``bot(view, legal, rng)``).
 
-    ``rollout_policy`` plays every seat in the rollouts; ``opponent_models``, when given, play
-    the other seats instead, one model per world in turn; ``kept`` deals the others' hands with
-    the low cards a player keeps (View.determinize). The defaults are the measured best
-    (docs/play.md)."""
+    ``rollout_policy`` plays every seat in the rollouts (docs/play.md says what other choices
+    were measured)."""
 
-    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS, rollout_policy: Policy = greedy_bot,
-                 kept: bool = False, opponent_models: tuple[Policy, ...] = ()) -> None:
+    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS, rollout_policy: Policy = greedy_bot) -> None:
         if rollouts < 1:
             raise ValueError("the strong bot needs at least one rollout per decision")
         self.rollouts = rollouts
         self.rollout_policy = rollout_policy
-        self.kept = kept
-        self.opponent_models = opponent_models
         self.stats = SearchStats()
 
     def __call__(self, view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
@@ -76,15 +71,10 @@ class StrongBot:
         played = 0
         worlds = max(2, self.rollouts // len(legal))
         totals = [0.0] * len(legal)
-        models = self.opponent_models or (self.rollout_policy,)
-        own = self.rollout_policy
-        for w in range(worlds):
-            world = view.determinize(rng, kept=self.kept)
+        policies = [self.rollout_policy] * view.num_players
+        for _ in range(worlds):
+            world = view.determinize(rng)
             seed = rng.next_u64()
-            # The others play as one of the opponent models, world by world in turn: a choice
-            # that is good against every way they may play, not only against one.
-            policies = [models[w % len(models)]] * view.num_players
-            policies[view.seat] = own
             for i, action in enumerate(legal):
                 sim = world.clone()
                 sim.apply(action)

@@ -119,14 +119,10 @@ class View:
             seen.update(sp.cards)
         return [c for c in range(len(st.pack)) if c not in seen]
 
-    def determinize(self, rng: Rng, kept: bool = False) -> State:
+    def determinize(self, rng: Rng) -> State:
         """A full state consistent with what this player sees: each other hand keeps its size
         and the cards everyone saw go into it (taken from the discard pile, eaten); the other
-        unseen cards are dealt at random to the other hands and the stock. For search bots.
-
-        ``kept``: a player who has played turns chose which cards to keep, and in Tonk the
-        cards kept are the low ones: each other hand is drawn as its size plus one card per turn
-        that player played, keeping the lowest (the others go back among the unseen cards)."""
+        unseen cards are dealt at random to the other hands and the stock. For search bots."""
         st = self._state
         known = [0 if seat == self.seat else st.public_cards[seat] & st.hand_mask(seat)
                  for seat in range(st.num_players)]
@@ -136,23 +132,12 @@ class View:
         cards = [c for c in self.unseen() if not every_known >> c & 1]
         rng.shuffle(cards)
         world = st.clone()
-        low = self.pack.values if kept else None
         for seat in range(st.num_players):
             if seat != self.seat:
                 held = [c for c in st.hands[seat] if known[seat] >> c & 1]
                 n = len(st.hands[seat]) - len(held)
-                extra = min(st.stats[seat].turns, len(cards) - n) if low is not None else 0
-                if low is not None and extra > 0:
-                    drawn = cards[:n + extra]
-                    drawn.sort(key=low.__getitem__)  # stable: equal values stay in shuffled order
-                    cards = drawn[n:] + cards[n + extra:]
-                    held += drawn[:n]
-                else:
-                    held += cards[:n]
-                    cards = cards[n:]
-                world.set_hand(seat, held)
-        if low is not None:
-            rng.shuffle(cards)  # the cards put back are not on top of the stock
+                world.set_hand(seat, held + cards[:n])
+                cards = cards[n:]
         world.stock = cards
         return world
 
