@@ -34,6 +34,7 @@ EXPECTED = {
     "condition-always": ("condition-always", "warning"),
     "amount-not-positive": ("amount-not-positive", "warning"),
     "pack-missing": ("pack-missing", "warning"),
+    "set-always-empty": ("set-always-empty", "warning"),
     "going-out-disabled": ("rule-for-disabled", "warning"),
     "books-cannot-grow": ("rule-for-disabled", "warning"),
     "meld-impossible": ("meld-impossible", "warning"),

@@ -29,6 +29,7 @@ locations of every line involved.
 | condition-never | error, warning | a condition no state can meet (lint/intervals.py) |
 | condition-always | warning | a condition every state meets |
 | amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
+| set-always-empty | warning | winners, payers or payees that are always nobody |
 """
 from __future__ import annotations
 
@@ -77,6 +78,7 @@ CODES = {
     "pack-missing": "A rank or card named that the pack does not hold",
     "condition-always": "A condition every state meets",
     "amount-not-positive": "An amount that is never positive, or can go below zero",
+    "set-always-empty": "Winners, payers or payees that are always nobody",
 }
 
 
@@ -394,15 +396,18 @@ class _Linter:
                 return True
             return any(name == f"{r}{x}" for r in ranks for x in suits)
 
+        def mine(path: Path) -> bool:  # written in the file being linted (an inherited entry for a
+            return self.doc.origin(path)[0].file == self.root.file  # rank this file dropped is no slip)
+
         for j, name in enumerate(map(str, spec.get("wild", []) or [])):
-            if not held(name):
+            if not held(name) and mine(("pack", "wild", j)):
                 what = "no joker" if name == JOKER else f"no {name}"
                 self.add("pack-missing", "warning", f"pack.wild names {name}, but the pack holds {what}: it is never "
                          "wild", ("pack", "wild", j), ("pack", "jokers" if name == JOKER else "ranks"),
                          hint="add jokers (pack.jokers)" if name == JOKER else f"add {name} to pack.ranks, or drop it "
                          "from pack.wild")
         for name in map(str, (spec.get("values") or {})):
-            if not held(name):
+            if not held(name) and mine(("pack", "values", name)):
                 what = "no joker" if name == JOKER else f"no {name}"
                 self.add("pack-missing", "warning", f"pack.values gives {name} a value, but the pack holds {what}",
                          ("pack", "values", name), ("pack", "jokers" if name == JOKER else "ranks"),
@@ -424,6 +429,7 @@ class _Linter:
         self.endings()
         self.disabled()
         self.conditions()
+        self.empty_sets()
         self.amounts()
         return self.out
 
@@ -473,6 +479,18 @@ class _Linter:
                          f"'{source}' can never hold{': ' + because if because else ''}", path,
                          hint="check the comparison and its numbers (a count is never below 0, a turn never past "
                               f"{MAX_TURNS:,})")
+
+    def empty_sets(self) -> None:
+        """Winners, payers and payees that are always nobody."""
+        ranges = self.ranges()
+        for path, source in _expression_fields(self.data, {"winners", "from", "to", "players"}):
+            got = decide(source, ranges)
+            if isinstance(got, Items) and got.hi == 0:
+                what = {"winners": "the ending has no winner", "from": "nobody pays", "to": "nobody is paid",
+                        "players": "nobody scores"}[str(path[-1])]
+                self.add("set-always-empty", "warning", f"'{source}' is always empty: {what}"
+                         f"{' (' + why(ranges, source) + ')' if why(ranges, source) else ''}", path,
+                         hint="check the condition after 'where'")
 
     def amounts(self) -> None:
         """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""

@@ -89,6 +89,9 @@ def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs]) -> Abs:
         return Items(0, INF)
     if kind == "where":
         base = _eval(kids[0], env)
+        keep = _eval(kids[1], env)  # the item's attributes range as the names do
+        if isinstance(keep, Bool) and not keep.can_true:
+            return Items(0, 0)  # no item can pass the filter
         return Items(0, base.hi) if isinstance(base, Items) else Items(0, INF)
     if kind == "call":
         name = str(kids[0])
