@@ -35,6 +35,7 @@ EXPECTED = {
     "amount-not-positive": ("amount-not-positive", "warning"),
     "pack-missing": ("pack-missing", "warning"),
     "set-always-empty": ("set-always-empty", "warning"),
+    "winner-unpaid": ("winner-unpaid", "warning"),
     "going-out-disabled": ("rule-for-disabled", "warning"),
     "books-cannot-grow": ("rule-for-disabled", "warning"),
     "meld-impossible": ("meld-impossible", "warning"),

@@ -30,6 +30,7 @@ locations of every line involved.
 | condition-always | warning | a condition every state meets |
 | amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
 | set-always-empty | warning | winners, payers or payees that are always nobody |
+| winner-unpaid | warning | an ending with winners and no payout or score |
 """
 from __future__ import annotations
 
@@ -79,6 +80,7 @@ CODES = {
     "condition-always": "A condition every state meets",
     "amount-not-positive": "An amount that is never positive, or can go below zero",
     "set-always-empty": "Winners, payers or payees that are always nobody",
+    "winner-unpaid": "An ending whose winners receive nothing",
 }
 
 
@@ -413,6 +415,16 @@ class _Linter:
                          ("pack", "values", name), ("pack", "jokers" if name == JOKER else "ranks"),
                          hint=f"remove {name} from pack.values" + (", or add jokers" if name == JOKER else ""))
 
+    def unpaid_winners(self) -> None:
+        """Endings with winners that neither pay them nor score for them."""
+        for kind, ending in self.rs.endings.items():
+            if ending.payouts or ending.scores or ending.winners.constant == ():
+                continue
+            if self.has("endings", kind):
+                self.add("winner-unpaid", "warning", f"the ending '{kind}' has winners ({ending.winners.source}) but "
+                         "pays them nothing: no payout, no score", ("endings", kind),
+                         hint="add a payout to the winners (endings.<ending>.payouts)")
+
     def going_out_disabled(self) -> None:
         """Payouts for an ending that what leads to it has switched off."""
         rs = self.rs
@@ -425,6 +437,7 @@ class _Linter:
         self.pack()
         self.pack_names()
         self.going_out_disabled()
+        self.unpaid_winners()
         self.deal_wins()
         self.endings()
         self.disabled()
