@@ -231,3 +231,13 @@ def test_a_session_scenario_whose_last_hand_is_unfinished_replays_in_words(tmp_p
     assert res.exit_code == 0, res.output
     assert "hand 2 (dealer Ann, stake 2): in progress, next: Bob" in res.output
     assert "session in progress: Bob to play" in res.output
+
+
+def test_expect_entries_of_the_wrong_kind_are_located_errors(tmp_path: Path) -> None:
+    # Found by the thorough fuzz run: 'expect: {payouts: QS}' crashed tonk check.
+    path = tmp_path / "s.yaml"
+    path.write_text("ruleset: standard\nplayers: [a, b]\nactions: []\nexpect: {payouts: QS, winners: x}\n")
+    res = CliRunner().invoke(main, ["check", str(path)])
+    assert res.exit_code == 2 and not isinstance(res.exception, AttributeError)
+    assert "'payouts' must map each player to a whole number" in res.output
+    assert "'winners' must be a list, e.g. [Ann]" in res.output

@@ -268,6 +268,7 @@ class _DealReader:
                 expect = None
             else:
                 r.check_keys(expect, base + ("expect",), _EXPECT_KEYS)
+                _check_expect_shapes(r, expect, base + ("expect",))
                 end = expect.get("end")
                 if end is not None and end not in END_KINDS:
                     r.err(base + ("expect", "end"), f"'{end}' is not an ending{did_you_mean(str(end), END_KINDS)}; "
@@ -291,6 +292,19 @@ class _DealReader:
                 bettors[bet_id] = [x for i, n in enumerate(spec["bettors"] or [])
                                    if (x := self.seat(n, path + ("bettors", i))) is not None]
         return Deal(seed, Layout(hands, upcard, stock), acts, expect, named, bettors)
+
+
+def _check_expect_shapes(r: "_Reader", expect: dict[str, Any], path: Path) -> None:
+    """The kind of value each 'expect' entry must be (compared later, so checked now)."""
+    for key in ("payouts", "counts", "scores", "ledger", "settlement"):
+        value = expect.get(key)
+        if value is not None and (not isinstance(value, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value.values())):
+            r.err(path + (key,), f"'{key}' must map each player to a whole number, e.g. {{Ann: 2, Bob: -2}}")
+    for key, kind, example in (("winners", list, "[Ann]"), ("error", dict, "{index: 3, message: ...}")):
+        value = expect.get(key)
+        if value is not None and not isinstance(value, kind):
+            r.err(path + (key,), f"'{key}' must be {'a list' if kind is list else 'a mapping'}, e.g. {example}")
 
 
 def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> Scenario:
@@ -374,6 +388,7 @@ def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> 
             deals.append(reader.read(item, ("deals", i)))
         if isinstance(expect, dict):
             r.check_keys(expect, ("expect",), _SESSION_EXPECT_KEYS)
+            _check_expect_shapes(r, expect, ("expect",))
         elif expect is not None:
             r.err(("expect",), "'expect' must be a mapping (ledger, scores, settlement, winners)")
             expect = None
