@@ -182,3 +182,14 @@ def test_a_multi_file_run_reports_the_valid_files_and_sarif_holds_load_errors(tm
     code, out = run("--format", "json", "standard", str(bad))
     data = json.loads(out)
     assert code == 2 and [d["valid"] for d in data] == [True, False] and set(data[0]) == set(data[1])
+
+
+def test_a_finding_caused_by_the_users_own_line_is_placed_there(tmp_path: Path) -> None:
+    path = tmp_path / "seven.yaml"
+    path.write_text("extends: standard\ndeal: {hand_size: 7}\n")
+    report = lint(path)
+    for code in ("pack-cannot-deal", "deal-win-frequent", "values-threshold"):
+        found = [d for d in report.diagnostics if d.code == code]
+        assert found and all(d.file.endswith("seven.yaml") and d.line == 2 for d in found), code
+    threshold = next(d for d in report.diagnostics if d.code == "values-threshold")
+    assert any(f.endswith("standard.yaml") for f, _, _ in threshold.related)  # the inherited rule, under related

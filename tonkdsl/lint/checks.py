@@ -109,9 +109,16 @@ class _Linter:
         return (src.file, line, col)
 
     def add(self, code: str, severity: str, message: str, path: Path, *also: Path, hint: str = "") -> None:
+        root = self.root
+        if self.where(path)[0] != root.file:
+            # The line is inherited; when another line involved is the linted file's own (the
+            # cause is there: its hand size, its players), the finding is placed at that line and
+            # the inherited one goes under 'see also'.
+            own = next((p for p in also if self.has(*p) and self.where(p)[0] == root.file), None)
+            if own is not None:
+                path, also = own, (path,) + tuple(p for p in also if p != own)
         d = self.doc.diagnostic(code, message, path, hint=hint)
         related = tuple(dict.fromkeys(self.where(p) for p in also))
-        root = self.root
         if d.file != root.file:
             # The line is inherited: point at the file being linted too (its 'extends').
             line, col = root.locate(("extends",))
@@ -309,8 +316,8 @@ class _Linter:
             if high and "count" in r.when.source and table.max_count > max(high) + 2:
                 self.add("values-threshold", "warning",
                          f"'{r.id}' is about high hands ({', '.join(map(str, high))}), but with these card values "
-                         f"a hand of {rs.hand_size} cards{decks} can count up to {table.max_count}", ("deal_wins", "rules", self.rule_index(r.id), "when"),
-                         ("pack", "values"))
+                         f"a hand of {rs.hand_size} cards{decks} can count up to {table.max_count}",
+                         ("deal_wins", "rules", self.rule_index(r.id), "when"), ("pack", "values"), ("deal", "hand_size"))
 
     def endings(self) -> None:
         rs = self.rs
