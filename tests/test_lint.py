@@ -36,6 +36,8 @@ EXPECTED = {
     "pack-missing": ("pack-missing", "warning"),
     "set-always-empty": ("set-always-empty", "warning"),
     "winner-unpaid": ("winner-unpaid", "warning"),
+    "winner-pays-by-meaning": ("winner-pays", "error"),
+    "waiting-forever": ("condition-never", "error"),
     "going-out-disabled": ("rule-for-disabled", "warning"),
     "books-cannot-grow": ("rule-for-disabled", "warning"),
     "meld-impossible": ("meld-impossible", "warning"),

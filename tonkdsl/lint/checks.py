@@ -350,7 +350,7 @@ class _Linter:
                 if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", t.amount.source):
                     self.add("payout-negative", "error", f"the payout '{t.id}' is a negative amount "
                              f"({t.amount.source}); swap 'from' and 'to' instead", path + ("amount",))
-                if t.payers.source.strip() == ending.winners.source.strip():
+                if _same_players(t.payers.source, ending.winners.source, kind):
                     self.add("winner-pays", "error", f"in '{kind}', the payout '{t.id}' is paid by the winners "
                              f"({ending.winners.source})", path + ("from",), ("endings", kind, "winners"))
 
@@ -531,6 +531,16 @@ class _Linter:
                          f"{': ' + because if because else ''}", path,
                          hint="a difference of counts can go either way: write max(0, ...) or abs(...)")
 
+
+
+def _same_players(a: str, b: str, ending: str) -> bool:
+    """Whether two player expressions of an ending name the same players by meaning: a drop
+    ending's actor is its dropper (the engine ends it with actor=dropper), and 'self' is the
+    actor."""
+    def canon(text: str) -> str:
+        words = re.sub(r"\bself\b", "actor", " ".join(text.split()))
+        return re.sub(r"\bactor\b", "dropper", words) if ending.startswith("drop") else words
+    return canon(a) == canon(b)
 
 
 # The keys whose values are conditions (the schema's 'condition'); deal_wins' 'when' is decided

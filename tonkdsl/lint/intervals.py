@@ -186,8 +186,12 @@ def why(ranges: Mapping[str, Abs], source: str) -> str:
     for name, r in ranges.items():
         if isinstance(r, Num) and _reads(source, name):
             lo = "-infinity" if r.lo == -INF else f"{int(r.lo):,}"
-            hi = "no limit" if r.hi == INF else f"{int(r.hi):,}"
-            words.append(f"{name} is {lo}" if r.lo == r.hi else f"{name} is between {lo} and {hi}")
+            if r.lo == r.hi:
+                words.append(f"{name} is {lo}")
+            elif r.hi == INF:
+                words.append(f"{name} is {lo} or more")
+            else:
+                words.append(f"{name} is between {lo} and {int(r.hi):,}")
     return "; ".join(words)
 
 
