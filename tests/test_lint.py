@@ -195,3 +195,48 @@ def test_a_finding_caused_by_the_users_own_line_is_placed_there(tmp_path: Path) 
         assert found and all(d.file.endswith("seven.yaml") and d.line == 2 for d in found), code
     threshold = next(d for d in report.diagnostics if d.code == "values-threshold")
     assert any(f.endswith("standard.yaml") for f, _, _ in threshold.related)  # the inherited rule, under related
+
+
+# The parts of the SARIF 2.1.0 schema our output uses, with the spec's constraints (the whole
+# official schema was checked by hand against this output: it is not ours to ship).
+_SARIF_SUBSET = {
+    "type": "object", "required": ["version", "runs"],
+    "properties": {
+        "version": {"const": "2.1.0"},
+        "runs": {"type": "array", "items": {
+            "type": "object", "required": ["tool"],
+            "properties": {
+                "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
+                    "type": "object", "required": ["name"],
+                    "properties": {"name": {"type": "string"}, "rules": {"type": "array", "items": {
+                        "type": "object", "required": ["id"]}}}}}},
+                "originalUriBaseIds": {"type": "object", "additionalProperties": {
+                    "type": "object", "properties": {"uri": {"type": "string", "pattern": "/$"}}}},
+                "results": {"type": "array", "items": {
+                    "type": "object", "required": ["message"],
+                    "properties": {
+                        "ruleId": {"type": "string"},
+                        "level": {"enum": ["none", "note", "warning", "error"]},
+                        "message": {"type": "object", "required": ["text"]},
+                        "locations": {"type": "array", "items": {"$ref": "#/$defs/location"}},
+                        "relatedLocations": {"type": "array", "items": {"$ref": "#/$defs/location"}}}}}}}}},
+    "$defs": {"location": {"type": "object", "properties": {
+        "id": {"type": "integer", "minimum": -1},
+        "physicalLocation": {"type": "object", "properties": {
+            "artifactLocation": {"type": "object", "additionalProperties": False, "properties": {
+                "uri": {"type": "string", "pattern": "^[^ ]*$"}, "uriBaseId": {"type": "string"}}},
+            "region": {"type": "object", "properties": {
+                "startLine": {"type": "integer", "minimum": 1},
+                "startColumn": {"type": "integer", "minimum": 1}}}}}}}},
+}
+
+
+@pytest.mark.parametrize("inputs", [["standard"], [str(LINT / "condition-never.yaml")],
+                                    [str(LINT / "extends-noop.yaml"), "BAD"], ["BAD"]])
+def test_sarif_has_the_shape_of_sarif_2_1_0_for_every_input(inputs: list[str], tmp_path: Path) -> None:
+    import jsonschema
+    bad = tmp_path / "a bad file.yaml"
+    bad.write_text("name: [\n")
+    code, out = run("--format", "sarif", *[str(bad) if i == "BAD" else i for i in inputs])
+    assert code in (0, 1, 2)
+    jsonschema.validate(json.loads(out), _SARIF_SUBSET)
