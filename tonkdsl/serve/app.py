@@ -100,9 +100,7 @@ def create_app(room: Room, *, bot_delay: float = 0.6) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
-            seat = table.clients.pop(ws, None)
-            if seat is not None:
-                seat.connected -= 1
+            table.clients.pop(ws, None)
 
     app = Starlette(routes=[
         Route("/", home),
@@ -130,7 +128,6 @@ def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | No
         if msg["type"] == "join":
             seat = room.join(msg.get("code"), msg.get("token"))
             table.clients[ws] = seat
-            seat.connected += 1
             return {"type": "seat", "name": seat.name, "token": seat.token}, True
         held = table.clients.get(ws)
         if held is None:

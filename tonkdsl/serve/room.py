@@ -30,7 +30,6 @@ class Seat:
     index: int  # the seat in the game (0-based)
     name: str
     token: str | None = None  # the secret a browser keeps to hold this seat across reloads
-    connected: int = 0
 
 
 @dataclass
