@@ -149,7 +149,7 @@ def policy(name: str) -> Policy:
         raise ValueError(problem)
     base, _, arg = name.partition(":")
     if base == "strong":
-        from tonkdsl.strong import DEFAULT_ROLLOUTS, make_strong_bot  # it builds on greedy_bot
+        from tonkdsl.strong import DEFAULT_ROLLOUTS, StrongBot  # it builds on greedy_bot
 
-        return make_strong_bot(int(arg) if arg else DEFAULT_ROLLOUTS)
+        return StrongBot(int(arg) if arg else DEFAULT_ROLLOUTS)
     return BOTS[base]

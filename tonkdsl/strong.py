@@ -88,7 +88,3 @@ class StrongBot:
         st.actions += played
         st.seconds += time.perf_counter() - started  # measured only: never read by the search
         return legal[totals.index(max(totals))]  # the first of equals: the same choice every time
-
-
-def make_strong_bot(rollouts: int = DEFAULT_ROLLOUTS) -> StrongBot:
-    return StrongBot(rollouts)

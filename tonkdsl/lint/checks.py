@@ -34,6 +34,7 @@ locations of every line involved.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
@@ -454,7 +455,8 @@ class _Linter:
         return self.out
 
     # --- deciding conditions and amounts (lint/intervals.py) --------------------------------
-    def ranges(self) -> dict[str, Abs]:
+    @functools.cached_property
+    def name_ranges(self) -> dict[str, Abs]:
         """The range of every name a condition may read, under this ruleset."""
         rs = self.rs
         largest = max(len(rs.pack_for(n)) for n in range(rs.players_min, rs.players_max + 1))
@@ -480,7 +482,7 @@ class _Linter:
 
     def conditions(self) -> None:
         """Conditions that can never hold, or always do, wherever they are written."""
-        ranges = self.ranges()
+        ranges = self.name_ranges
         for path, source in _expression_fields(self.data, _CONDITION_KEYS):
             if re.fullmatch(r"\s*(true|false)\s*", source) or not re.search(r"[a-z_]", source.replace("true", "")
                                                                                .replace("false", "")):
@@ -502,7 +504,7 @@ class _Linter:
 
     def empty_sets(self) -> None:
         """Winners, payers and payees that are always nobody."""
-        ranges = self.ranges()
+        ranges = self.name_ranges
         for path, source in _expression_fields(self.data, {"winners", "from", "to", "players"}):
             got = decide(source, ranges)
             if isinstance(got, Items) and got.hi == 0:
@@ -514,7 +516,7 @@ class _Linter:
 
     def amounts(self) -> None:
         """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""
-        ranges = self.ranges()
+        ranges = self.name_ranges
         for path, source in _expression_fields(self.data, {"amount", "pays", "ante"}):
             if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source):
                 continue  # payout-negative says it

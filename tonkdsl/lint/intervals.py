@@ -17,12 +17,13 @@ misreported (docs/lint.md).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from lark import Token, Tree
 
-from tonkdsl.expr.compiler import parse
+from tonkdsl.expr.compiler import ExprError, parse
 
 INF = math.inf
 
@@ -55,7 +56,7 @@ def decide(source: str, ranges: Mapping[str, Abs]) -> Abs:
     """The abstract value of ``source`` given the ranges of its names (None: undecided)."""
     try:
         return _eval(parse(source), ranges)
-    except Exception:  # noqa: BLE001 - a shape this evaluation does not know is simply undecided
+    except ExprError:  # not an expression (a file that loaded never has one here): undecided
         return TOP
 
 
@@ -196,5 +197,4 @@ def why(ranges: Mapping[str, Abs], source: str) -> str:
 
 
 def _reads(source: str, name: str) -> bool:
-    import re
     return re.search(rf"(?<![\w.]){re.escape(name)}\b|\.{re.escape(name)}\b", source) is not None
