@@ -78,3 +78,84 @@ def test_bot_names_and_budgets() -> None:
     assert res.exit_code == 0, res.output
     res = CliRunner().invoke(main, ["simulate", "standard", "-n", "2", "--players", "2", "--bots", "strong:0,greedy"])
     assert res.exit_code == 2 and "from 1 to 100,000" in res.output
+
+
+# --- what the bot infers and how it judges: its parts, each with what it must get right ---------
+
+from tonkdsl.engine import State  # noqa: E402
+from tonkdsl.strong import Dropper, _clear_gain, kept_above_discard, likely_worlds  # noqa: E402
+
+
+def _ids(state: State, names: str) -> list[int]:
+    return [state.card_id(n) for n in names.split()]
+
+
+def test_a_hand_fits_a_discard_when_it_kept_only_lower_cards_or_partial_spreads() -> None:
+    state = load_ruleset("standard").new_hand(2, seed=1)
+    near, values = state.melds.near(2), state.pack.values
+    (six,) = _ids(state, "6D")
+    assert kept_above_discard(_ids(state, "AC 2H 3S 4C"), six, near, values) == 0
+    assert kept_above_discard(_ids(state, "AC 2H KS 4C"), six, near, values) == 1  # a loose king kept
+    assert kept_above_discard(_ids(state, "AC 2H KS KD"), six, near, values) == 0  # a pair of kings is kept with reason
+    assert kept_above_discard(_ids(state, "AC 2H QS 9D"), six, near, values) == 2
+    # Letting go of half a pair (6D with 6H) while a loose 4 stays: one more against.
+    assert kept_above_discard(_ids(state, "AC 6H 4S 2D"), six, near, values) == 1
+
+
+def test_the_view_tells_each_players_last_discard_until_their_hand_changes() -> None:
+    state = load_ruleset("standard").new_hand(2, seed=5)
+    me = state.current_player()
+    assert View(state, 1 - me).last_discards == (None, None)
+    state.apply(A.DrawStock())
+    discard = next(a for a in state.legal_actions() if type(a) is A.Discard)
+    state.apply(discard)
+    card = state.card_id(discard.card)
+    assert View(state, 1 - me).last_discards[me] == card
+    state.apply(A.DrawStock())  # the other player's turn: my hand has not changed
+    assert View(state, me).last_discards[me] == card
+    state.apply(next(a for a in state.legal_actions() if type(a) is A.Discard))
+    state.apply(A.DrawStock())
+    assert View(state, 1 - me).last_discards[me] is None  # I drew: my hand changed
+
+
+def test_likely_worlds_mostly_fit_each_players_last_discard() -> None:
+    rs = load_ruleset("standard")
+    for seed in range(200):  # the first deal where the first player's highest card is 7 or less
+        state = rs.new_hand(2, seed=seed)
+        me = state.current_player()
+        state.apply(A.DrawStock())
+        if max(state.pack.values[c] for c in state.hands[me]) <= 7:
+            break
+    top = max(state.hands[me], key=lambda c: state.pack.values[c])
+    state.apply(A.Discard(state.pack.names[top]))  # the cards kept are likely as low, or partial spreads
+    view = View(state, 1 - me)
+    near, values = state.melds.near(2), state.pack.values
+    plain = [kept_above_discard(view.determinize(Rng(k)).hands[me], top, near, values) for k in range(150)]
+    likely = likely_worlds(view, Rng(3), 150)
+    fits = [kept_above_discard(w.hands[me], top, near, values) for w in likely]
+    # A guess is weighed 0.25 for each loose card kept above the discard: about 1.6 such cards in
+    # a plain guess here, about 0.6 in a likely world.
+    assert sum(fits) / len(fits) < 0.5 * sum(plain) / len(plain)
+    for world in likely:  # still worlds the watcher cannot tell from the real one
+        assert sorted(world.hands[1 - me]) == sorted(state.hands[1 - me])
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        in_play = sorted([c for h in world.hands for c in h] + list(world.stock))
+        assert in_play == sorted([c for h in state.hands for c in h] + list(state.stock))
+
+
+def test_the_model_dropper_drops_a_low_hand_and_keeps_a_high_one() -> None:
+    rs = load_ruleset("standard")
+    state = rs.new_hand(2, seed=2)
+    me = state.current_player()
+    for hand, drops in (("AC AD 2C 2D 3H", True), ("KC KD QC QH JS", False)):
+        state.set_hand(me, _ids(state, hand))
+        chosen = Dropper()(View(state, me), state.legal_actions(), Rng(1))
+        assert (type(chosen) is A.Drop) is drops, hand
+
+
+def test_an_action_replaces_the_habit_only_for_a_clear_gain() -> None:
+    habit_values = [0.0, 1.0, -1.0, 0.0] * 5
+    noisy = [v + d for v, d in zip(habit_values, [1.2, -1.0] * 10)]  # +0.1 on average: not clear
+    clear = [v + 0.5 for v in habit_values]  # better by 0.5 in every world
+    assert _clear_gain([habit_values, noisy], 0, [1], 20) == 0
+    assert _clear_gain([habit_values, noisy, clear], 0, [1, 2], 20) == 2

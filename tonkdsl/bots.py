@@ -37,7 +37,7 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
         if _CLAIM in spans:
             return grouped[spans[_CLAIM][0]]
         if _EAT in spans:  # eat the discard out of turn only when it completes a spread
-            return grouped[spans[_EAT][0] if _completes_spread(view) else spans[_PASS][0]]
+            return grouped[spans[_EAT][0] if completes_spread(view) else spans[_PASS][0]]
         if _DROP in spans and view.count <= drop_at:
             return grouped[spans[_DROP][0]]
         if _DRAW_STOCK in spans:
@@ -98,7 +98,7 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
             return kinds[A.Claim]
         if A.Drop in kinds and _drop_value(view, rng, samples) > margin * view.stake:
             return kinds[A.Drop]
-        if A.DrawDiscard in kinds and view.top_discard is not None and _completes_spread(view):
+        if A.DrawDiscard in kinds and view.top_discard is not None and completes_spread(view):
             return kinds[A.DrawDiscard]
         return greedy_bot(view, [a for a in legal if type(a) is not A.Drop], rng)
 
@@ -116,7 +116,7 @@ def _drop_value(view: View, rng: Rng, samples: int) -> float:
     return total / samples
 
 
-def _completes_spread(view: View) -> bool:
+def completes_spread(view: View) -> bool:
     world_melds = view.meld_rules
     top = view.top_discard
     assert top is not None

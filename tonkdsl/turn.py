@@ -60,6 +60,7 @@ class TurnRules:
         seed: int
         rebuilds: int
         public_cards: list[int]
+        last_discard: list[int]
         eat_queue: list[int]
         eaten_turn: int
         def _take(self, seat: int, card: int) -> None: ...
@@ -535,6 +536,7 @@ class TurnRules:
         self.hand_value[seat] -= melds.value[card]
         self.hand_sig[seat] -= melds.card_sig[card]
         self.discard_pile.append(card)
+        self.last_discard[seat] = card
         if "discarded" in self._listened:
             self._event("discarded", seat)
         if not hand and self._test(rs.going_out_allowed, seat):
@@ -551,6 +553,7 @@ class TurnRules:
         (card,) = self._take_ids(seat, (action.card,))
         self._remove(seat, [card])
         self.discard_pile.append(card)
+        self.last_discard[seat] = card
         self.out_of_turn_seat = None
         self.phase = START
         self._event("discarded", seat)
@@ -628,6 +631,7 @@ class TurnRules:
 
     def _draw(self, seat: int, card: int, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
+        self.last_discard[seat] = -1
         self.hands[seat].append(card)
         melds = self.melds
         self.hand_discards[seat].append(melds.discard_actions[card])

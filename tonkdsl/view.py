@@ -119,10 +119,16 @@ class View:
             seen.update(sp.cards)
         return [c for c in range(len(st.pack)) if c not in seen]
 
-    def determinize(self, rng: Rng) -> State:
-        """A full state consistent with what this player sees: each other hand keeps its size
-        and the cards everyone saw go into it (taken from the discard pile, eaten); the other
-        unseen cards are dealt at random to the other hands and the stock. For search bots."""
+    @property
+    def last_discards(self) -> tuple[int | None, ...]:
+        """Per seat, the card they last discarded if their hand has not changed since (None
+        otherwise): public, and a hint at what they kept."""
+        return tuple(c if c >= 0 else None for c in self._state.last_discard)
+
+    def guess_hidden(self, rng: Rng) -> tuple[list[list[int]], list[int]]:
+        """A guess at the cards this player cannot see: every hand (the player's own as it is;
+        each other hand keeps its size and the cards everyone saw go into it, taken from the
+        discard pile or eaten) and the stock, the other unseen cards dealt at random."""
         st = self._state
         known = [0 if seat == self.seat else st.public_cards[seat] & st.hand_mask(seat)
                  for seat in range(st.num_players)]
@@ -131,15 +137,31 @@ class View:
             every_known |= mask
         cards = [c for c in self.unseen() if not every_known >> c & 1]
         rng.shuffle(cards)
-        world = st.clone()
+        hands = []
         for seat in range(st.num_players):
+            if seat == self.seat:
+                hands.append(list(st.hands[seat]))
+                continue
+            held = [c for c in st.hands[seat] if known[seat] >> c & 1]
+            n = len(st.hands[seat]) - len(held)
+            hands.append(held + cards[:n])
+            cards = cards[n:]
+        return hands, cards
+
+    def world(self, hands: Sequence[Sequence[int]], stock: Sequence[int]) -> State:
+        """A full state with these hands and this stock (a guess from :meth:`guess_hidden`),
+        everything else as this player sees it."""
+        world = self._state.clone()
+        for seat, hand in enumerate(hands):
             if seat != self.seat:
-                held = [c for c in st.hands[seat] if known[seat] >> c & 1]
-                n = len(st.hands[seat]) - len(held)
-                world.set_hand(seat, held + cards[:n])
-                cards = cards[n:]
-        world.stock = cards
+                world.set_hand(seat, hand)
+        world.stock = list(stock)
         return world
+
+    def determinize(self, rng: Rng) -> State:
+        """A full state consistent with what this player sees (:meth:`guess_hidden`). For
+        search bots."""
+        return self.world(*self.guess_hidden(rng))
 
 
 def observation(state: State, seat: int) -> View:
