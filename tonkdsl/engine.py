@@ -101,9 +101,10 @@ class State(TurnFlow):
         # Per seat, the mask of the cards everyone saw go into that hand (taken from the discard
         # pile or eaten): a player's view may rely on them (the search bots' worlds keep them).
         self.public_cards = [0] * num_players
-        # Per seat, the card they last discarded while their hand has not changed since (-1
-        # otherwise): what they chose to let go of is public, and says something about what
-        # they kept (the strong bot's worlds weigh it).
+        # Per seat, the card they last discarded (-1 before their first discard): what they chose
+        # to let go of is public, and says something about what they kept (the strong bot's
+        # worlds weigh it). Only the discard writes it; View.last_discards works out whether the
+        # hand has changed since, which keeps the draw, the commonest action, as it was.
         self.last_discard = [-1] * num_players
 
     # --- queries ------------------------------------------------------------------------

@@ -631,7 +631,6 @@ class TurnRules:
 
     def _draw(self, seat: int, card: int, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
-        self.last_discard[seat] = -1
         self.hands[seat].append(card)
         melds = self.melds
         self.hand_discards[seat].append(melds.discard_actions[card])

@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 from tonkdsl.cards import Pack
 from tonkdsl.melds import MeldRules
 from tonkdsl.engine import State
+from tonkdsl.table import START
 from tonkdsl.rng import Rng
 from tonkdsl.ruleset import Ruleset
 
@@ -122,8 +123,11 @@ class View:
     @property
     def last_discards(self) -> tuple[int | None, ...]:
         """Per seat, the card they last discarded if their hand has not changed since (None
-        otherwise): public, and a hint at what they kept."""
-        return tuple(c if c >= 0 else None for c in self._state.last_discard)
+        otherwise): public, and a hint at what they kept. A hand changes in its own turn, so
+        only the player in the middle of a turn (they drew) has a stale last discard."""
+        st = self._state
+        acting = st.current_player() if st.phase != START else -1
+        return tuple(c if c >= 0 and seat != acting else None for seat, c in enumerate(st.last_discard))
 
     def guess_hidden(self, rng: Rng) -> tuple[list[list[int]], list[int]]:
         """A guess at the cards this player cannot see: every hand (the player's own as it is;
