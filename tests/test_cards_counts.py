@@ -13,7 +13,8 @@ from hypothesis import given, settings, strategies as st
 
 from tonkdsl import LoadError, load_ruleset
 from tonkdsl.cards import Pack
-from tonkdsl.engine import State
+from tonkdsl.engine import State, deal
+from tonkdsl.melds import meld_rules, table_for
 from tonkdsl.expr import BOOL, NUM, compile_expr, list_of
 from tonkdsl.lint.checks import lint
 from tonkdsl.lint.odds import compute
@@ -34,7 +35,7 @@ def cards(state: State, *names: str) -> list[int]:
 
 def holding(ref: Any, hand: list[str], players: int = 2) -> State:
     rs = load_ruleset(ref)
-    state = rs.new_hand(players, seed=1)
+    state = deal(rs, players, seed=1)
     state.set_hand(0, cards(state, *hand))
     return state
 
@@ -70,8 +71,8 @@ def test_identical_cards_are_listed_once_and_interchangeable_in_actions() -> Non
 
 
 def test_a_book_of_identical_cards_only_where_the_ruleset_allows_it() -> None:
-    allowed = load_ruleset("big-table").melds_for(6)
-    strict = load_ruleset(VAR / "x14-decks-by-players.yaml").melds_for(6)
+    allowed = table_for(load_ruleset("big-table"), 6)[1]
+    strict = table_for(load_ruleset(VAR / "x14-decks-by-players.yaml"), 6)[1]
     for m, ok in ((allowed, True), (strict, False)):
         h7 = [c for c in range(len(m.pack)) if m.pack.names[c] == "7H"]
         s7 = m.pack.find("7S")
@@ -82,14 +83,14 @@ def test_a_book_of_identical_cards_only_where_the_ruleset_allows_it() -> None:
 def test_decks_follow_the_number_of_players() -> None:
     rs = load_ruleset(VAR / "x14-decks-by-players.yaml")
     assert [rs.decks_for(n) for n in (2, 5, 6, 12)] == [1, 1, 2, 2]
-    assert len(rs.new_hand(5, seed=3).pack) == 52 and len(rs.new_hand(6, seed=3).pack) == 104
-    state = rs.new_hand(9, seed=3)
+    assert len(deal(rs, 5, seed=3).pack) == 52 and len(deal(rs, 6, seed=3).pack) == 104
+    state = deal(rs, 9, seed=3)
     everything = sorted([c for h in state.hands for c in h] + state.stock + state.discard_pile)
     assert everything == list(range(104))
 
 
 def test_the_ace_high_or_low_without_turning_the_corner() -> None:
-    m = load_ruleset(VAR / "x14-ace-both-ways.yaml").melds
+    m = meld_rules(load_ruleset(VAR / "x14-ace-both-ways.yaml"))
     run = lambda *names: m.is_run([m.pack.find(n) for n in names])  # noqa: E731
     assert run("AH", "2H", "3H") and run("QH", "KH", "AH") and run("JH", "QH", "KH", "AH")
     assert not run("KH", "AH", "2H") and not run("QH", "KH", "AH", "2H")
@@ -99,7 +100,7 @@ def test_the_ace_high_or_low_without_turning_the_corner() -> None:
 
 def test_wild_card_limits_and_values() -> None:
     rs = load_ruleset(VAR / "x14-wild-limits.yaml")
-    m = rs.melds
+    m = meld_rules(rs)
     ids = lambda *names: [m.pack.find(n) for n in names]  # noqa: E731
     assert m.is_run(ids("5H", "6H", "2C")) and not m.is_run(ids("5H", "2C", "JK"))
     assert m.is_book(ids("9D", "9C", "2S")) and not m.is_book(ids("9D", "2S", "2C"))
@@ -120,7 +121,7 @@ def test_a_condition_about_the_holder_holds_when_some_total_makes_it_hold() -> N
 
 def test_the_compiled_ruleset_declares_counts_for_rules_about_the_holder() -> None:
     rs = load_ruleset(VAR / "x14-card-values.yaml")
-    state = rs.new_hand(3, seed=0, layout=None)
+    state = deal(rs, 3, seed=0, layout=None)
     state.set_hand(0, cards(state, "AH", "AD", "2C", "3C", "4D"))  # 11 or 21 or 31
     state.set_hand(1, cards(state, "5S", "6S", "JH", "9C", "8D"))
     state.set_hand(2, cards(state, "KS", "KH", "JD", "10C", "9S"))
@@ -157,7 +158,7 @@ def brute_deadwood(m: Any, hand: list[int]) -> int:
 @settings(deadline=None)
 @given(data=st.data())
 def test_deadwood_is_the_best_arrangement(ref: str, data: Any) -> None:
-    m = load_ruleset(ref).melds
+    m = meld_rules(load_ruleset(ref))
     hand = data.draw(st.lists(st.integers(0, len(m.pack) - 1), min_size=0, max_size=9, unique=True))
     dead = m.deadwood(hand)
     assert set(dead) <= set(hand)
@@ -186,7 +187,7 @@ deal_wins:
 """)
     rs = load_ruleset(p)
     table = compute(rs)
-    state = rs.new_hand(2, seed=0)
+    state = deal(rs, 2, seed=0)
     met = {r.id: 0 for r in rs.deal_wins}
     for hand in combinations(range(len(state.pack)), 3):
         state.set_hand(0, list(hand))

@@ -25,7 +25,7 @@ from fuzzing import (ODD_REMOVALS, count, delete, expression_keys, expressions, 
                      schema_limits, typed_expressions)
 from tonkdsl import LoadError, load_ruleset, load_scenario, replay
 from tonkdsl.cli import main
-from tonkdsl.engine import IllegalAction, RulesetError
+from tonkdsl.engine import IllegalAction, RulesetError, deal
 from tonkdsl.resources import rulesets_dir
 from tonkdsl.rng import Rng
 from conftest import EXAMPLES, TESTS
@@ -102,7 +102,7 @@ def _play_and_replay(rs: Any, path: Path, seed: int) -> None:
     the replay must end the same way."""
     players = max(rs.players_min, min(3, rs.players_max))
     try:
-        state = rs.new_hand(players, seed=seed)
+        state = deal(rs, players, seed=seed)
     except (RulesetError, ValueError) as exc:  # a pack that cannot deal these players, said plainly
         assert str(exc)
         count("ruleset loaded; the deal is refused plainly")

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tonkdsl import load_ruleset
-from tonkdsl.melds import BOOK, RUN, MeldRules
+from tonkdsl.melds import BOOK, RUN, MeldRules, meld_rules
 from conftest import TESTS
 
 PACKS = ["standard", "seattle", "vietnam", TESTS / "variations" / "v09-jokers.yaml",
@@ -26,7 +26,7 @@ _MELDS: dict[Any, MeldRules] = {}
 
 def melds_of(ref: str | Path) -> MeldRules:
     if ref not in _MELDS:
-        _MELDS[ref] = load_ruleset(ref).melds
+        _MELDS[ref] = meld_rules(load_ruleset(ref))
     return _MELDS[ref]
 
 

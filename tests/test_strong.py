@@ -7,6 +7,7 @@ import pytest
 from tonkdsl import actions as A
 from tonkdsl import load_ruleset
 from tonkdsl.bots import bot_problem, greedy_bot, policy
+from tonkdsl.engine import State, deal
 from tonkdsl.cli import main
 from tonkdsl.resources import shipped_ruleset_names
 from tonkdsl.rng import Rng
@@ -18,7 +19,7 @@ from tonkdsl.view import View
 def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None:
     rs = load_ruleset("standard")
     for seed in range(20):
-        state = rs.new_hand(2, seed=seed)
+        state = deal(rs, 2, seed=seed)
         if state.is_terminal():
             continue
         me = state.current_player()
@@ -38,7 +39,7 @@ def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None
 
 def test_a_world_keeps_the_cards_everyone_saw_taken() -> None:
     rs = load_ruleset("standard")
-    state = rs.new_hand(3, seed=4)
+    state = deal(rs, 3, seed=4)
     top = state.discard_pile[-1]
     taker = state.current_player()
     state.apply(A.DrawDiscard())  # everyone saw `top` go into the taker's hand
@@ -82,7 +83,7 @@ def test_bot_names_and_budgets() -> None:
 
 # --- what the bot infers and how it judges: its parts, each with what it must get right ---------
 
-from tonkdsl.engine import State  # noqa: E402
+
 from tonkdsl.strong import Dropper, _clear_gain, kept_above_discard, likely_worlds  # noqa: E402
 
 
@@ -91,7 +92,7 @@ def _ids(state: State, names: str) -> list[int]:
 
 
 def test_a_hand_fits_a_discard_when_it_kept_only_lower_cards_or_partial_spreads() -> None:
-    state = load_ruleset("standard").new_hand(2, seed=1)
+    state = deal(load_ruleset("standard"), 2, seed=1)
     near, values = state.melds.near(2), state.pack.values
     (six,) = _ids(state, "6D")
     assert kept_above_discard(_ids(state, "AC 2H 3S 4C"), six, near, values) == 0
@@ -103,7 +104,7 @@ def test_a_hand_fits_a_discard_when_it_kept_only_lower_cards_or_partial_spreads(
 
 
 def test_the_view_tells_each_players_last_discard_until_their_hand_changes() -> None:
-    state = load_ruleset("standard").new_hand(2, seed=5)
+    state = deal(load_ruleset("standard"), 2, seed=5)
     me = state.current_player()
     assert View(state, 1 - me).last_discards == (None, None)
     state.apply(A.DrawStock())
@@ -121,7 +122,7 @@ def test_the_view_tells_each_players_last_discard_until_their_hand_changes() -> 
 def test_likely_worlds_mostly_fit_each_players_last_discard() -> None:
     rs = load_ruleset("standard")
     for seed in range(200):  # the first deal where the first player's highest card is 7 or less
-        state = rs.new_hand(2, seed=seed)
+        state = deal(rs, 2, seed=seed)
         me = state.current_player()
         state.apply(A.DrawStock())
         if max(state.pack.values[c] for c in state.hands[me]) <= 7:
@@ -145,7 +146,7 @@ def test_likely_worlds_mostly_fit_each_players_last_discard() -> None:
 
 def test_the_model_dropper_drops_a_low_hand_and_keeps_a_high_one() -> None:
     rs = load_ruleset("standard")
-    state = rs.new_hand(2, seed=2)
+    state = deal(rs, 2, seed=2)
     me = state.current_player()
     for hand, drops in (("AC AD 2C 2D 3H", True), ("KC KD QC QH JS", False)):
         state.set_hand(me, _ids(state, hand))

@@ -76,7 +76,7 @@ def test_a_drop_instead_of_the_discard_ends_the_turn_at_once() -> None:
 def test_a_rebuilt_stock_is_the_discard_pile_but_its_top_shuffled_from_the_seed() -> None:
     def run(rebuild_twice: bool) -> tuple[list[int], int]:
         rs = load_ruleset(VAR / "x15-rebuilt-stock.yaml")
-        state = rs.new_hand(2, seed=11, dealer=1)
+        state = deal(rs, 2, seed=11, dealer=1)
         top_before: list[int] = []
         while not state.is_terminal():
             if not state.stock and not top_before:
@@ -97,7 +97,7 @@ def test_a_rebuilt_stock_is_the_discard_pile_but_its_top_shuffled_from_the_seed(
 
 def test_without_a_rebuild_the_hand_ends_when_the_stock_runs_out(write: Any) -> None:
     p = write("r.yaml", f"extends: {VAR / 'x15-rebuilt-stock.yaml'}\nname: R\nstock: {{rebuild: 0}}\n")
-    state = load_ruleset(p, allow_paths=[VAR]).new_hand(2, seed=11, dealer=1)
+    state = deal(load_ruleset(p, allow_paths=[VAR]), 2, seed=11, dealer=1)
     draws = 0
     while not state.is_terminal():
         state.apply("draw stock")
@@ -109,7 +109,7 @@ def test_without_a_rebuild_the_hand_ends_when_the_stock_runs_out(write: Any) -> 
 
 def test_uneven_deal_and_an_opening_without_a_draw() -> None:
     rs = load_ruleset(VAR / "x15-dealer-opens.yaml")
-    state = rs.new_hand(3, seed=5, dealer=1)
+    state = deal(rs, 3, seed=5, dealer=1)
     assert [len(h) for h in state.hands] == [5, 6, 5] and hand_sizes(state) == [5, 6, 5]
     assert state.current == 1 and state.phase == PLAY and A.DrawStock() not in state.legal_actions()
     with pytest.raises(IllegalAction, match="the first player does not draw on the first turn"):
@@ -120,7 +120,7 @@ def test_uneven_deal_and_an_opening_without_a_draw() -> None:
 def test_extra_cards_that_leave_a_hand_empty_are_a_ruleset_error(write: Any) -> None:
     p = write("r.yaml", "extends: standard\nname: R\ndeal:\n  extra_cards: [{to: dealer, cards: -5}]\n")
     with pytest.raises(RulesetError, match="deal.extra_cards leaves seat 1 with 0 cards"):
-        load_ruleset(p).new_hand(2, seed=1)
+        deal(load_ruleset(p), 2, seed=1)
 
 
 @pytest.mark.parametrize("end,dropper,winners,expected", [
@@ -129,7 +129,7 @@ def test_extra_cards_that_leave_a_hand_empty_are_a_ruleset_error(write: Any) -> 
 def test_who_deals_next_follows_the_outcome(end: str, dropper: Any, winners: Any, expected: int) -> None:
     from tonkdsl.outcome import Outcome
     rs = load_ruleset(VAR / "x15-dealer-opens.yaml")
-    state = rs.new_hand(3, seed=2, dealer=1)
+    state = deal(rs, 3, seed=2, dealer=1)
     state._outcome = Outcome(end, winners, (0, 0, 0), (0, 0, 0))
     state.dropper = dropper
     session = Session(rs, 3, dealer=1)

@@ -3,7 +3,7 @@
 The public API is small:
 
 - :func:`load_ruleset` reads a ruleset file or shipped name into an immutable :class:`Ruleset`;
-- :meth:`Ruleset.new_hand` deals a hand and returns a :class:`State`;
+- :func:`deal` deals a hand of a ruleset and returns a :class:`State`;
 - :mod:`tonkdsl.actions` holds the action values (``Action.parse("draw stock")``);
 - :func:`load_scenario` / :func:`replay` run scenario files.
 
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tonkdsl.actions import Action, parse_action
     from tonkdsl.diagnostics import Diagnostic, LoadError
-    from tonkdsl.engine import IllegalAction, State
+    from tonkdsl.engine import IllegalAction, State, deal
     from tonkdsl.loader import load_ruleset
     from tonkdsl.outcome import Outcome
     from tonkdsl.ruleset import Ruleset
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # pay for the engine, the schema validator and the expression parser (about 0.2 s).
 _HOMES = {
     "Action": "actions", "parse_action": "actions", "Diagnostic": "diagnostics", "LoadError": "diagnostics",
-    "IllegalAction": "engine", "State": "engine", "load_ruleset": "loader", "Outcome": "outcome",
+    "IllegalAction": "engine", "State": "engine", "deal": "engine", "load_ruleset": "loader", "Outcome": "outcome",
     "Ruleset": "ruleset", "load_scenario": "scenario", "replay": "scenario",
 }
 
@@ -50,6 +50,7 @@ __all__ = [
     "Outcome",
     "Ruleset",
     "State",
+    "deal",
     "load_ruleset",
     "load_scenario",
     "parse_action",

@@ -243,7 +243,9 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
             raise click.BadParameter(f"{rs.name} is for {rs.players_min}-{rs.players_max} players",
                                      param_hint="--players")
         try:  # a pack that cannot deal these players is bad input, found before any hand is played
-            rs.new_hand(players, seed=seed)
+            from tonkdsl.engine import deal
+
+            deal(rs, players, seed=seed)
         except ValueError as exc:
             click.echo(f"error: {ref} cannot be dealt to {players} players: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)

@@ -1,6 +1,6 @@
 """The generic turn interpreter: one :class:`State` class plays every ruleset.
 
-A hand is dealt by :func:`deal` (or :meth:`Ruleset.new_hand`). The state answers
+A hand is dealt by :func:`deal`. The state answers
 ``current_player()``, ``legal_actions()``, ``apply(action)``, ``is_terminal()``, ``outcome()``
 and ``clone()``; what happens at each step is read from the ruleset, never from its name.
 """
@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from tonkdsl.actions import Discard
 from tonkdsl.expr.compiler import NOT_CONSTANT, EvalError
+from tonkdsl.melds import table_for
 from tonkdsl.names import EvalContext
 from tonkdsl.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
                              run_transfers)
@@ -41,7 +42,7 @@ class State(TurnFlow):
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
         # The pack of this many players (several decks shuffled together for a big table).
-        self.pack, self.melds = ruleset.table_for(num_players)
+        self.pack, self.melds = table_for(ruleset, num_players)
         self.num_players = num_players
         self.dealer = dealer
         self.stake = stake

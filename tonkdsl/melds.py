@@ -17,6 +17,30 @@ if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.ruleset import Ruleset
 
 BOOK, RUN = "book", "run"
+
+
+def table_for(rs: "Ruleset", num_players: int) -> "tuple[Pack, MeldRules]":
+    """The pack and meld rules of ``num_players`` players, built once and kept with the ruleset
+    (one lookup per dealt hand)."""
+    got: "tuple[Pack, MeldRules] | None" = rs.tables.get(num_players)
+    if got is None:
+        pack = rs.pack_for(num_players)
+        got = rs.tables[num_players] = (pack, _for_pack(rs, pack))
+    return got
+
+
+def meld_rules(rs: "Ruleset") -> "MeldRules":
+    """The spread and hit rules over the ruleset's own pack (its fewest players' pack)."""
+    return _for_pack(rs, rs.pack)
+
+
+def _for_pack(rs: "Ruleset", pack: "Pack") -> "MeldRules":
+    melds: "MeldRules | None" = rs.tables.get(("decks", pack.decks))
+    if melds is None:
+        melds = rs.tables[("decks", pack.decks)] = MeldRules(rs, None if pack is rs.pack else pack)
+    return melds
+
+
 # Spread and hit actions kept per ruleset, at most (memory stays bounded with wild cards and
 # two decks, where the possible spreads are many).
 _MAX_KEPT_ACTIONS = 20_000

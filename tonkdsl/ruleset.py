@@ -7,17 +7,13 @@ stopped at the first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tonkdsl.cards import JOKER, RANKS_STANDARD, CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.diagnostics import Diagnostic, Path
 from tonkdsl.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
 from tonkdsl.merge import Doc
 from tonkdsl.names import holder_chooses, make_names
-
-if TYPE_CHECKING:  # pragma: no cover
-    from tonkdsl.engine import State
-    from tonkdsl.melds import MeldRules
 
 MAX_PLAYERS = 12  # the schema's limit on players.max
 ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted")
@@ -138,7 +134,7 @@ class Counter:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """A compiled ruleset. Create hands with :meth:`new_hand`.
+    """A compiled ruleset. Deal hands with :func:`tonkdsl.engine.deal`.
 
     Slotted: the engine reads its settings at every decision, and a dict of more than 30 keys
     is not shared between instances in CPython (reads from it are slower)."""
@@ -206,22 +202,10 @@ class Ruleset:
     # the fewest players, ``packs`` every pack by its number of decks.
     decks: tuple[tuple[int, int], ...] = ((12, 1),)
     packs: dict[int, Pack] = field(default_factory=dict, repr=False, compare=False)
-    _melds: "MeldRules | None" = field(default=None, init=False, repr=False, compare=False)
-    _melds_by_decks: dict[int, "MeldRules"] = field(default_factory=dict, init=False, repr=False, compare=False)
-    # (pack, meld rules) by number of players: one lookup per dealt hand.
-    _by_players: dict[int, tuple[Pack, "MeldRules"]] = field(default_factory=dict, init=False, repr=False,
-                                                             compare=False)
+    # What the interpreter builds from this ruleset on first use and keeps with it (the meld
+    # rules of each pack: tonkdsl.melds.table_for); not part of the ruleset's value.
+    tables: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _automatic: "tuple[DealWin, ...] | None" = field(default=None, init=False, repr=False, compare=False)
-
-    @property
-    def melds(self) -> "MeldRules":
-        """The spread and hit rules with their lookup tables, built once per ruleset."""
-        if self._melds is None:
-            from tonkdsl.melds import MeldRules
-
-            object.__setattr__(self, "_melds", MeldRules(self))  # a cache on a frozen value
-        assert self._melds is not None
-        return self._melds
 
     def decks_for(self, num_players: int) -> int:
         """How many decks are shuffled together for ``num_players`` players."""
@@ -234,23 +218,6 @@ class Ruleset:
         """The pack dealt to ``num_players`` players."""
         return self.packs.get(self.decks_for(num_players), self.pack)
 
-    def melds_for(self, num_players: int) -> "MeldRules":
-        """The meld rules over the pack dealt to ``num_players`` players."""
-        return self.table_for(num_players)[1]
-
-    def table_for(self, num_players: int) -> "tuple[Pack, MeldRules]":
-        """The pack and meld rules of ``num_players`` players, kept per number of players."""
-        got = self._by_players.get(num_players)
-        if got is None:
-            pack = self.pack_for(num_players)
-            melds = self.melds if pack is self.pack else self._melds_by_decks.get(pack.decks)
-            if melds is None:
-                from tonkdsl.melds import MeldRules
-
-                melds = self._melds_by_decks[pack.decks] = MeldRules(self, pack)
-            got = self._by_players[num_players] = (pack, melds)
-        return got
-
     @property
     def automatic_deal_wins(self) -> tuple[DealWin, ...]:
         """The deal wins that apply without a claim, highest priority first."""
@@ -259,15 +226,6 @@ class Ruleset:
                 sorted((r for r in self.deal_wins if r.claim is None), key=lambda r: -r.priority)))
         assert self._automatic is not None
         return self._automatic
-
-    def new_hand(self, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
-                 layout: Any = None) -> "State":
-        """Deal a hand (see :func:`tonkdsl.engine.deal`)."""
-        from tonkdsl.engine import deal
-
-        return deal(self, num_players, seed=seed, dealer=dealer, stake=stake, layout=layout)
-
-
 
 
 class _Builder:

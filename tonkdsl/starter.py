@@ -8,6 +8,7 @@ import yaml
 
 from tonkdsl.bots import greedy_bot
 from tonkdsl.diagnostics import Diagnostic, LoadError
+from tonkdsl.engine import deal
 from tonkdsl.loader import load_ruleset, resolve_name
 from tonkdsl.actions import Hit
 from tonkdsl.resources import schema_path
@@ -89,7 +90,7 @@ def _starter_scenario(ruleset_path: Path, name: str) -> str:
     rs = load_ruleset(ruleset_path)
     players = ["Ann", "Bob", "Cy"][: max(rs.players_min, min(3, rs.players_max))]
     seed = 1
-    state = rs.new_hand(len(players), seed=seed)
+    state = deal(rs, len(players), seed=seed)
     actions: list[str] = []
     rng = Rng(seed)
     while not state.is_terminal() and len(actions) < 200:
