@@ -12,7 +12,7 @@ from tonkdsl.cli import main
 from tonkdsl.resources import shipped_ruleset_names
 from tonkdsl.rng import Rng
 from tonkdsl.simulate import play_hand
-from tonkdsl.strong import StrongBot
+from tonkdsl.strong import StrongBot, default_rollouts
 from tonkdsl.view import View
 
 
@@ -75,6 +75,8 @@ def test_bot_names_and_budgets() -> None:
     assert "from 1 to 100,000" in (bot_problem("strong:0") or "")
     assert "unknown bot 'clever'" in (bot_problem("clever") or "")
     assert isinstance(policy("strong:12"), StrongBot) and policy("strong:12").rollouts == 12
+    assert policy("strong").rollouts is None  # the default budget, by hand size:
+    assert [default_rollouts(n) for n in (3, 5, 6, 7, 10, 11)] == [512, 512, 1024, 1024, 1024, 1536]
     res = CliRunner().invoke(main, ["simulate", "standard", "-n", "2", "--players", "2", "--bots", "strong:8,greedy"])
     assert res.exit_code == 0, res.output
     res = CliRunner().invoke(main, ["simulate", "standard", "-n", "2", "--players", "2", "--bots", "strong:0,greedy"])

@@ -149,7 +149,7 @@ def policy(name: str) -> Policy:
         raise ValueError(problem)
     base, _, arg = name.partition(":")
     if base == "strong":
-        from tonkdsl.strong import DEFAULT_ROLLOUTS, StrongBot  # it builds on greedy_bot
+        from tonkdsl.strong import StrongBot  # it builds on greedy_bot
 
-        return StrongBot(int(arg) if arg else DEFAULT_ROLLOUTS)
+        return StrongBot(int(arg) if arg else None)
     return BOTS[base]

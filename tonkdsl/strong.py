@@ -41,7 +41,7 @@ from tonkdsl.outcome import Outcome
 from tonkdsl.rng import Rng
 from tonkdsl.view import View, play_out
 
-DEFAULT_ROLLOUTS = 512  # rollouts per decision: about 0.1 s for a 5-card ruleset on one core here
+DEFAULT_ROLLOUTS = 512  # rollouts per decision and per five cards dealt: 0.11 s for a 5-card ruleset here
 KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard
 GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
 Z = 2.0  # standard errors by which an action must beat the greedy habit
@@ -156,12 +156,19 @@ class SearchStats:
     seconds: float = 0.0
 
 
-class StrongBot:
-    """The search bot with ``rollouts`` rollouts per decision, shared among its legal actions
-    (at least two worlds each); a policy like the others (``bot(view, legal, rng)``)."""
+def default_rollouts(hand_size: int) -> int:
+    """The default budget: ``DEFAULT_ROLLOUTS`` for every five cards dealt (rounded up), since a
+    bigger hand has more discards to share the rollouts among (seven cards: 1,024)."""
+    return DEFAULT_ROLLOUTS * max(1, -(-hand_size // 5))
 
-    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS) -> None:
-        if rollouts < 1:
+
+class StrongBot:
+    """The search bot with ``rollouts`` rollouts per decision (None: :func:`default_rollouts` of
+    the ruleset's hand size), shared among its legal actions (at least two worlds each); a policy
+    like the others (``bot(view, legal, rng)``)."""
+
+    def __init__(self, rollouts: int | None = None) -> None:
+        if rollouts is not None and rollouts < 1:
             raise ValueError("the strong bot needs at least one rollout per decision")
         self.rollouts = rollouts
         self.dropper = Dropper()
@@ -173,13 +180,14 @@ class StrongBot:
         started = time.perf_counter()
         rs = view.ruleset
         points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
+        budget = self.rollouts or default_rollouts(rs.hand_size)
         legal = list(legal)
         drops = [i for i, a in enumerate(legal) if type(a) is A.Drop]
         plays = [i for i in range(len(legal)) if i not in drops]
         habit = legal.index(greedy_bot(view, [legal[i] for i in plays] or legal, Rng(rng.next_u64())))
-        per_action = max(2, self.rollouts // len(legal))
+        per_action = max(2, budget // len(legal))
         # A drop ends the hand at once: judging it on more worlds costs no rollout.
-        n_worlds = max(per_action, self.rollouts // 2) if drops else per_action
+        n_worlds = max(per_action, budget // 2) if drops else per_action
         worlds = likely_worlds(view, rng, n_worlds)
         self.dropper.forget()
         # Half the worlds model the others as greedy players, half as droppers (see above).
