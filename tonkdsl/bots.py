@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import attrgetter
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from tonkdsl import actions as A
 from tonkdsl.melds import MeldRules
+from tonkdsl.outcome import Outcome
 from tonkdsl.rng import Rng
 from tonkdsl.view import View
 
@@ -106,14 +107,17 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
 
 
 def _drop_value(view: View, rng: Rng, samples: int) -> float:
-    total = 0
+    return sum(out.payouts[view.seat] for out in drop_outcomes(view, rng, samples)) / samples
+
+
+def drop_outcomes(view: View, rng: Rng, samples: int) -> Iterator[Outcome]:
+    """The endings of a drop now in ``samples`` worlds dealt from the view (search bots)."""
     for _ in range(samples):
         world = view.determinize(rng)
         world.apply(A.Drop())
         out = world.outcome()
         if out is not None:
-            total += out.payouts[view.seat]
-    return total / samples
+            yield out
 
 
 def completes_spread(view: View) -> bool:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from tonkdsl import actions as A
-from tonkdsl.bots import Policy, completes_spread, greedy_bot
+from tonkdsl.bots import Policy, completes_spread, drop_outcomes, greedy_bot
 from tonkdsl.engine import State
 from tonkdsl.outcome import Outcome
 from tonkdsl.rng import Rng
@@ -136,14 +136,8 @@ class Dropper:
     def _drop_gains(self, view: View, rng: Rng) -> bool:
         rs = view.ruleset
         points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
-        total = 0.0
-        for _ in range(self.samples):
-            world = view.determinize(rng)
-            world.apply(A.Drop())
-            outcome = world.outcome()
-            if outcome is not None:
-                total += hand_value(outcome, view.seat, points, lowest_wins)
-        return total > 0
+        return sum(hand_value(out, view.seat, points, lowest_wins)
+                   for out in drop_outcomes(view, rng, self.samples)) > 0
 
 
 @dataclass
