@@ -160,3 +160,28 @@ def test_eating_asks_nearest_the_discarders_left_and_skips_the_players_between()
     state.apply("eat")
     assert state.current == 3 and state.phase == PLAY and state.stats[1].turns == turns_of_bob
     assert [str(a) for a in state.legal_actions()] == ["spread 8H 9H 10H"]  # the card must be spread at once
+
+
+def test_counters_hear_every_turn_start_and_every_discard(write: Any) -> None:
+    """The events of every turn (turn_start, discarded) reach the counters listening to them:
+    the engine reads them as flags on its fast path, which must stay in step with the set."""
+    from tonkdsl.bots import policy
+    from tonkdsl.rng import Rng
+    from tonkdsl.view import observation
+
+    path = write("listen.yaml", "extends: standard\nname: Listen\ncounters:\n"
+                 "  turns: {initial: 0, events: [{on: turn_start, target: actor, add: 1}]}\n"
+                 "  discards: {initial: 0, events: [{on: discarded, target: actor, add: 1}]}\n")
+    rs = load_ruleset(path)
+    greedy = policy("greedy")
+    for seed in range(5):
+        state, rng = deal(rs, 3, seed=seed, dealer=seed % 3), Rng(seed)
+        discards = [0, 0, 0]
+        while not state.is_terminal():
+            seat = state.current_player()
+            action = greedy(observation(state, seat), state.legal_actions(), rng)
+            discards[seat] += isinstance(action, A.Discard)
+            state.apply(action)
+        assert sum(discards) > 0
+        assert list(state.counters["discards"]) == discards
+        assert list(state.counters["turns"]) == [st.turns for st in state.stats]

@@ -497,6 +497,6 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     if rs.ante is not None:
         _antes(state, rs.ante)
     state.check_deal_wins()
-    if state._outcome is None and "turn_start" in state._listened:
+    if state._outcome is None and state.melds.on_turn_start:
         state._event("turn_start", state.current)
     return state

@@ -59,7 +59,7 @@ class MeldRules:
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
-        "max_wild", "play_drop", "one_copy", "discard_flow")
+        "max_wild", "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -103,6 +103,10 @@ class MeldRules:
         # Something may follow a discard other than the next turn: a drop it completes, eating.
         self.discard_flow = self.play_drop or rs.eat_allowed is not None
         self.events_listened = frozenset([ev.on for c in rs.counters for ev in c.events] + [b.on for b in rs.bonuses])
+        # The two events of every turn, as flags: a flag read is cheaper than a set lookup, and
+        # most rulesets listen to neither.
+        self.on_discarded = "discarded" in self.events_listened
+        self.on_turn_start = "turn_start" in self.events_listened
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
         suit_ids = {s: i for i, s in enumerate(dict.fromkeys(pack.suits))}

@@ -510,6 +510,8 @@ class TurnRules:
     def _do_discard(self, seat: int, action: A.Discard) -> None:
         rs = self.ruleset
         melds = self.melds
+        # Read once: most rulesets neither drop in play nor eat, and every discard asks twice.
+        discard_flow = melds.discard_flow
         hand = self.hands[seat]
         card = melds.only_id.get(action.card, -1)
         if card < 0 or card not in hand:
@@ -526,7 +528,7 @@ class TurnRules:
             if held is not None:
                 raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
                                     "lay it before you discard")
-        if melds.discard_flow and self.knock_declared and not self._drop_ok_without(seat, card):
+        if discard_flow and self.knock_declared and not self._drop_ok_without(seat, card):
             raise IllegalAction(f"after discarding {action.card} your hand would not meet the drop condition "
                                 f"'{rs.drop_allowed.source}'")
         # State._take, written out: every turn but the last ends here.
@@ -537,16 +539,17 @@ class TurnRules:
         self.hand_sig[seat] -= melds.card_sig[card]
         self.discard_pile.append(card)
         self.last_discard[seat] = card
-        if "discarded" in self._listened:
+        if melds.on_discarded:
             self._event("discarded", seat)
         if not hand and self._test(rs.going_out_allowed, seat):
             self.stats[seat].out_by_spread = False
             self._end("out_on_discard", actor=seat)
             return
-        if melds.discard_flow and self._after_discard(seat, card):
+        if discard_flow and self._after_discard(seat, card):
             return
         self._next_turn()
-        if self._outcome is None and rs.slapping is not None:
+        # Slapping first: most rulesets have none, so the common path skips the outcome test.
+        if rs.slapping is not None and self._outcome is None:
             self._open_slap_window(card, seat)
 
     def _do_extra_discard(self, seat: int, action: A.Discard) -> None:
@@ -684,7 +687,7 @@ class TurnRules:
         if not self.stock and self.ruleset.stock_exhausted == "last_card_drawn" and not self._rebuild_stock():
             self._end("stock_exhausted", actor=seat)
             return
-        if "turn_start" in self._listened:
+        if self.melds.on_turn_start:
             self._event("turn_start", seat)
 
 
