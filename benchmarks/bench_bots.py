@@ -24,10 +24,10 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tonkdsl import load_ruleset
-from tonkdsl.bots import policy
-from tonkdsl.rng import derive_seed
-from tonkdsl.simulate import play_hand
-from tonkdsl.strong import StrongBot, hand_value
+from tonkdsl.tools.bots import policy
+from tonkdsl.language.rng import derive_seed
+from tonkdsl.tools.simulate import play_hand
+from tonkdsl.tools.strong import StrongBot, hand_value
 
 
 def _pairs(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:

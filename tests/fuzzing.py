@@ -14,9 +14,9 @@ from typing import Any, Callable
 from hypothesis import event, strategies as st
 from lark import Lark
 
-from tonkdsl.expr.compiler import MAX_NUMBER, MAX_RANGE
-from tonkdsl.names import CARD_ATTRS, CARD_SETS, FUNCTIONS, GLOBALS, PLAYER_ATTRS, ROLES
-from tonkdsl.resources import grammar_text, schema_path
+from tonkdsl.language.expr.compiler import MAX_NUMBER, MAX_RANGE
+from tonkdsl.language.names import CARD_ATTRS, CARD_SETS, FUNCTIONS, GLOBALS, PLAYER_ATTRS, ROLES
+from tonkdsl.language.resources import grammar_text, schema_path
 
 # kind of case -> how many were run in this session (printed by conftest.py)
 COUNTS: Counter[str] = Counter()

@@ -198,7 +198,7 @@ def _modules_after(code: str) -> list[str]:
     import sys
 
     probe = (f"{code}\nimport sys\n"
-             "print(' '.join(m for m in ('tonkdsl.engine', 'jsonschema', 'lark', 'rich') if m in sys.modules))")
+             "print(' '.join(m for m in ('tonkdsl.interpreter.engine', 'jsonschema', 'lark', 'rich') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return out.stdout.split()
 

@@ -1,6 +1,6 @@
 """The docs name every expression name and function the engine offers."""
-from tonkdsl.expr.compiler import _FUNCTIONS
-from tonkdsl.names import CARD_ATTRS, CARD_SETS, FUNCTIONS, GLOBALS, PLAYER_ATTRS, ROLES
+from tonkdsl.language.expr.compiler import _FUNCTIONS
+from tonkdsl.language.names import CARD_ATTRS, CARD_SETS, FUNCTIONS, GLOBALS, PLAYER_ATTRS, ROLES
 from conftest import ROOT
 
 

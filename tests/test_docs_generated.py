@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from tonkdsl import load_ruleset, load_scenario
 from tonkdsl.cli import main
 from tonkdsl.docgen import generated, schema_keys
-from tonkdsl.explain import explain
+from tonkdsl.tools.explain import explain
 from conftest import ROOT
 
 DOCS = ROOT / "docs"

@@ -25,9 +25,9 @@ from fuzzing import (ODD_REMOVALS, count, delete, expression_keys, expressions, 
                      schema_limits, typed_expressions)
 from tonkdsl import LoadError, load_ruleset, load_scenario, replay
 from tonkdsl.cli import main
-from tonkdsl.engine import IllegalAction, RulesetError, deal
-from tonkdsl.resources import rulesets_dir
-from tonkdsl.rng import Rng
+from tonkdsl.interpreter.engine import IllegalAction, RulesetError, deal
+from tonkdsl.language.resources import rulesets_dir
+from tonkdsl.language.rng import Rng
 from conftest import EXAMPLES, TESTS
 
 SOURCES = sorted(rulesets_dir().glob("*.yaml")) + sorted((TESTS / "variations").glob("*.yaml"))
@@ -292,8 +292,8 @@ def test_a_mutated_scenario_replays_or_gets_diagnostics(tmp_path_factory: Any, s
 @pytest.fixture(scope="module")
 def saved_game(tmp_path_factory: Any) -> str:
     """The text of a saved game two hands in: the human's moves made at random."""
-    from tonkdsl.play import new_game
-    from tonkdsl.view import observation
+    from tonkdsl.tools.play import new_game
+    from tonkdsl.interpreter.view import observation
     path = tmp_path_factory.mktemp("save") / "game.yaml"
     game = new_game("standard", players=3, bots=["greedy"], stake=1, hands=3, seed=5, save=path)
     rng = Rng(5)

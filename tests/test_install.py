@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tonkdsl.resources import shipped_ruleset_names
+from tonkdsl.language.resources import shipped_ruleset_names
 from conftest import ROOT, SHARED
 
 
@@ -28,7 +28,7 @@ def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     names = shipped_ruleset_names()
-    code = ("import tonkdsl, tonkdsl.resources as r; "
+    code = ("import tonkdsl, tonkdsl.language.resources as r; "
             "assert 'site-packages' in tonkdsl.__file__, tonkdsl.__file__; "
             f"[tonkdsl.load_ruleset(n) for n in {names!r}]; "
             "print(r.grammar_text()[:2], len(r.shipped_ruleset_names()))")

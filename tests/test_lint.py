@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 
 from tonkdsl.cli import main
-from tonkdsl.lint import lint
-from tonkdsl.lint.checks import CODES
-from tonkdsl.lint.odds import compute
+from tonkdsl.tools.lint import lint
+from tonkdsl.tools.lint.checks import CODES
+from tonkdsl.tools.lint.odds import compute
 from tonkdsl import load_ruleset
-from tonkdsl.resources import shipped_ruleset_names
+from tonkdsl.language.resources import shipped_ruleset_names
 from conftest import TESTS
 
 LINT = TESTS / "lint"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tonkdsl import load_ruleset
-from tonkdsl.melds import BOOK, RUN, MeldRules, meld_rules
+from tonkdsl.interpreter.melds import BOOK, RUN, MeldRules, meld_rules
 from conftest import TESTS
 
 PACKS = ["standard", "seattle", "vietnam", TESTS / "variations" / "v09-jokers.yaml",

@@ -2,11 +2,11 @@
 from typing import Any
 
 from tonkdsl import load_ruleset
-from tonkdsl.bots import greedy_bot
-from tonkdsl.outcome import POT, Payment, capped, net, pot_change
-from tonkdsl.rng import Rng
-from tonkdsl.session import Session
-from tonkdsl.view import observation
+from tonkdsl.tools.bots import greedy_bot
+from tonkdsl.interpreter.outcome import POT, Payment, capped, net, pot_change
+from tonkdsl.language.rng import Rng
+from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.view import observation
 from conftest import TESTS
 
 VAR = TESTS / "variations"
@@ -42,7 +42,7 @@ def test_a_pot_carries_over_and_money_is_conserved_with_it() -> None:
 
 
 def test_bonuses_are_paid_during_the_hand_and_kept() -> None:
-    from tonkdsl.engine import Layout, deal
+    from tonkdsl.interpreter.engine import Layout, deal
     rs = load_ruleset(VAR / "x16-bonus-four-of-a-kind.yaml")
     pack = rs.pack
     ids = [pack.find(n) for n in ("7H", "7S", "7C", "7D", "AC")]

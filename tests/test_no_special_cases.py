@@ -1,7 +1,7 @@
 """Variations are data: the engine's code names no ruleset, region or catalog ID."""
 import re
 
-from tonkdsl.resources import shipped_ruleset_names
+from tonkdsl.language.resources import shipped_ruleset_names
 from conftest import ROOT
 
 CATALOG_ID = re.compile(r"\b[SBVR][0-9]{1,2}[a-z]?\b")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from tonkdsl.play import parse_input
-from tonkdsl import actions as A
-from tonkdsl.scenario import load_scenario, replay
+from tonkdsl.tools.play import parse_input
+from tonkdsl.interpreter import actions as A
+from tonkdsl.tools.scenario import load_scenario, replay
 
 TONK = [sys.executable, "-m", "tonkdsl"]
 ENV = {**os.environ, "NO_COLOR": "1"}
@@ -117,7 +117,7 @@ def test_parse_input_short_forms() -> None:
 
 def test_a_save_with_an_illegal_action_is_refused(tmp_path: Path) -> None:
     from tonkdsl import LoadError
-    from tonkdsl.play import resume_game
+    from tonkdsl.tools.play import resume_game
 
     save = tmp_path / "game.yaml"
     play(["standard", "--seed", "11", "--save", str(save)], ["s", "1", "quit"])
@@ -139,7 +139,7 @@ def test_a_save_with_an_illegal_action_is_refused(tmp_path: Path) -> None:
 def test_colour_on_a_terminal_plain_otherwise(monkeypatch) -> None:
     import io
 
-    from tonkdsl.screen import Screen
+    from tonkdsl.tools.screen import Screen
 
     coloured = io.StringIO()
     Screen(coloured, colour=True).say("Your hand: 8H KD", "bold green")

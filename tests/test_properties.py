@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from hypothesis import given, strategies as st
 
-from tonkdsl import actions as A
+from tonkdsl.interpreter import actions as A
 from tonkdsl import LoadError, load_ruleset
-from tonkdsl.engine import MAX_TURNS, IllegalAction, State, deal
-from tonkdsl.resources import shipped_ruleset_names
-from tonkdsl.rng import Rng
+from tonkdsl.interpreter.engine import MAX_TURNS, IllegalAction, State, deal
+from tonkdsl.language.resources import shipped_ruleset_names
+from tonkdsl.language.rng import Rng
 from conftest import TESTS
 
 RULESETS: list[Any] = [pytest.param(n, id=n) for n in shipped_ruleset_names()] + [

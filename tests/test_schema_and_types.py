@@ -8,7 +8,7 @@ import sys
 import jsonschema
 import pytest
 
-from tonkdsl.resources import rulesets_dir, schema_path
+from tonkdsl.language.resources import rulesets_dir, schema_path
 from conftest import ROOT
 
 

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tonkdsl import LoadError, load_ruleset, load_scenario, replay
-from tonkdsl.expr import ExprError, compile_expr
-from tonkdsl.expr.compiler import EvalError
-from tonkdsl.loader import MAX_EXTENDS_DEPTH
-from tonkdsl.names import make_names
-from tonkdsl.yamlsrc import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, parse_yaml
+from tonkdsl.language.expr import ExprError, compile_expr
+from tonkdsl.language.expr.compiler import EvalError
+from tonkdsl.language.loader import MAX_EXTENDS_DEPTH
+from tonkdsl.language.names import make_names
+from tonkdsl.language.yamlsrc import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, parse_yaml
 from conftest import TESTS
 
 FUZZ = settings(deadline=5000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -114,10 +114,10 @@ def test_expression_limits(text: str, code: str, words: str) -> None:
 
 
 def test_enormous_range_is_an_eval_error() -> None:
-    from tonkdsl.engine import deal
+    from tonkdsl.interpreter.engine import deal
 
     state = deal(load_ruleset("standard"), 2, seed=0)
-    from tonkdsl.names import EvalContext
+    from tonkdsl.language.names import EvalContext
 
     f = compile_expr("count in 0..stake * 100000000", NAMES)
     with pytest.raises(EvalError, match=r"MAX_RANGE"):
@@ -228,7 +228,7 @@ def test_fuzz_mutated_rulesets(tmp_path_factory, edits: list[tuple[int, str]]) -
 
 def test_hostile_paths_and_values_get_plain_located_errors(tmp_path: Path) -> None:
     import os
-    from tonkdsl.diagnostics import clip_line
+    from tonkdsl.language.diagnostics import clip_line
     fifo = tmp_path / "fifo.yaml"
     os.mkfifo(fifo)
     with pytest.raises(LoadError) as info:  # a FIFO (or a device) is refused, never read (it would hang)
@@ -249,12 +249,12 @@ def test_hostile_paths_and_values_get_plain_located_errors(tmp_path: Path) -> No
 
 
 def test_sums_are_bounded_and_a_written_zero_divisor_is_refused() -> None:
-    from tonkdsl.engine import deal
+    from tonkdsl.interpreter.engine import deal
     with pytest.raises(ExprError, match="by a written 0: a division by zero"):
         compile_expr("stake / 0", NAMES)
     big = compile_expr("sum(1 .. 100000) * 100000000", NAMES)
     state = deal(load_ruleset("standard"), 2, seed=1)
-    from tonkdsl.names import EvalContext
+    from tonkdsl.language.names import EvalContext
     with pytest.raises(EvalError, match="MAX_NUMBER"):
         big.fn(EvalContext(state, 0))
     with pytest.raises(EvalError, match="MAX_NUMBER"):
@@ -279,7 +279,7 @@ def test_the_cost_of_an_expression_is_bounded_when_it_loads(write) -> None:
 
 
 def test_lint_odds_stop_at_their_budget(write) -> None:
-    from tonkdsl.lint.odds import MAX_ODDS_STEPS, compute
+    from tonkdsl.tools.lint.odds import MAX_ODDS_STEPS, compute
     p = write("slow.yaml", "extends: standard\ndeal_wins:\n  rules:\n"
                            "    - {id: big, when: 'sum(1 .. 100000) > count', pays: stake}\n")
     table = compute(load_ruleset(p))
@@ -387,7 +387,7 @@ def test_messages_name_keys_plainly(write) -> None:
 
 
 def test_list_types_are_named_in_plain_plurals() -> None:
-    from tonkdsl.expr.types import NUM, list_of
+    from tonkdsl.language.expr.types import NUM, list_of
     assert list_of(list_of(NUM)).name == "list of lists of numbers"
     with pytest.raises(ExprError) as info:
         compile_expr("count([[1], [2]]) + [[1]]", NAMES)

@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("starlette", reason="tonk serve needs the 'serve' extra")
 from starlette.testclient import TestClient  # noqa: E402
 
-from tonkdsl.rng import Rng  # noqa: E402
-from tonkdsl.serve import make_game  # noqa: E402
-from tonkdsl.serve.app import create_app  # noqa: E402
-from tonkdsl.serve.room import Refused, Room  # noqa: E402
+from tonkdsl.language.rng import Rng  # noqa: E402
+from tonkdsl.tools.serve import make_game  # noqa: E402
+from tonkdsl.tools.serve.app import create_app  # noqa: E402
+from tonkdsl.tools.serve.room import Refused, Room  # noqa: E402
 
 
 def _room(ruleset: str = "standard", seats: int = 2, bots: tuple[str, ...] = (), seed: int = 3,
@@ -191,7 +191,7 @@ def test_pages_and_the_rules_sheet() -> None:
     assert rules.status_code == 200 and "<h1>Standard Tonk</h1>" in rules.text
 
 
-@pytest.mark.parametrize("name", __import__("tonkdsl.resources", fromlist=["x"]).shipped_ruleset_names())
+@pytest.mark.parametrize("name", __import__("tonkdsl.language.resources", fromlist=["x"]).shipped_ruleset_names())
 def test_every_shipped_ruleset_plays_a_hand_at_a_table(name: str) -> None:
     from tonkdsl import load_ruleset
     rs = load_ruleset(name)

@@ -22,9 +22,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium): "
                                                          "the browser tests of tonk serve are skipped")
 
-from tonkdsl.serve import make_game  # noqa: E402
-from tonkdsl.serve.app import create_app  # noqa: E402
-from tonkdsl.serve.room import Room  # noqa: E402
+from tonkdsl.tools.serve import make_game  # noqa: E402
+from tonkdsl.tools.serve.app import create_app  # noqa: E402
+from tonkdsl.tools.serve.room import Room  # noqa: E402
 from conftest import ROOT  # noqa: E402
 
 ARTIFACTS = Path(os.environ.get("TONK_TEST_ARTIFACTS", ROOT / "test-artifacts"))

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tonkdsl import load_ruleset
-from tonkdsl.bots import greedy_bot, random_bot
-from tonkdsl.session import Session
-from tonkdsl.view import observation
-from tonkdsl.cards import SUITS_STANDARD
-from tonkdsl.rng import Rng, derive_seed
-from tonkdsl.simulate import Spec, play_out, run_sessions, session_length, simulate
+from tonkdsl.tools.bots import greedy_bot, random_bot
+from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.view import observation
+from tonkdsl.language.cards import SUITS_STANDARD
+from tonkdsl.language.rng import Rng, derive_seed
+from tonkdsl.tools.simulate import Spec, play_out, run_sessions, session_length, simulate
 from conftest import TESTS
 
 SESSION_RULESETS = ["standard", "washington-state", "pushups"] + [
@@ -111,7 +111,7 @@ def test_a_match_that_ends_on_the_totals_is_won_by_the_lowest() -> None:
 
 
 def test_simulated_match_wins_do_not_depend_on_workers() -> None:
-    from tonkdsl.simulate import Spec, run, summary as summarize
+    from tonkdsl.tools.simulate import Spec, run, summary as summarize
     spec = Spec(str(TESTS / "variations" / "x16-match-elimination.yaml"), ("greedy", "greedy", "random"), 5)
     one, two = summarize(run(spec, 40)), summarize(run(spec, 40, workers=2))
     assert one["matches"] == two["matches"] and one["matches"]["matches"] == 40

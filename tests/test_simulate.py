@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tonkdsl import simulate as sim
+from tonkdsl.tools import simulate as sim
 from tonkdsl.cli import main
-from tonkdsl.stats import Tally, mean_ci, quantile, wilson
+from tonkdsl.tools.stats import Tally, mean_ci, quantile, wilson
 
 SPEC = sim.Spec("standard", ("greedy", "greedy", "random"), 42)
 

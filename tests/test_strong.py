@@ -1,19 +1,19 @@
-"""The strong bot (tonkdsl/strong.py): it reads only its view, decides every kind of choice,
+"""The strong bot (tonkdsl/tools/strong.py): it reads only its view, decides every kind of choice,
 plays under every ruleset, and the same seed gives the same play. Its strength is measured by
 benchmarks/bench_bots.py (figures in docs/play.md), not here."""
 from click.testing import CliRunner
 import pytest
 
-from tonkdsl import actions as A
+from tonkdsl.interpreter import actions as A
 from tonkdsl import load_ruleset
-from tonkdsl.bots import bot_problem, greedy_bot, policy
-from tonkdsl.engine import State, deal
+from tonkdsl.tools.bots import bot_problem, greedy_bot, policy
+from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.cli import main
-from tonkdsl.resources import shipped_ruleset_names
-from tonkdsl.rng import Rng
-from tonkdsl.simulate import play_hand
-from tonkdsl.strong import StrongBot, default_rollouts
-from tonkdsl.view import View
+from tonkdsl.language.resources import shipped_ruleset_names
+from tonkdsl.language.rng import Rng
+from tonkdsl.tools.simulate import play_hand
+from tonkdsl.tools.strong import StrongBot, default_rollouts
+from tonkdsl.interpreter.view import View
 
 
 def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None:
@@ -86,7 +86,7 @@ def test_bot_names_and_budgets() -> None:
 # --- what the bot infers and how it judges: its parts, each with what it must get right ---------
 
 
-from tonkdsl.strong import Dropper, _clear_gain, kept_above_discard, likely_worlds  # noqa: E402
+from tonkdsl.tools.strong import Dropper, _clear_gain, kept_above_discard, likely_worlds  # noqa: E402
 
 
 def _ids(state: State, names: str) -> list[int]:

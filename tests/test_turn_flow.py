@@ -4,11 +4,11 @@ from typing import Any
 
 import pytest
 
-from tonkdsl import actions as A
+from tonkdsl.interpreter import actions as A
 from tonkdsl import load_ruleset
-from tonkdsl.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
-from tonkdsl.session import Session
-from tonkdsl.table import EAT, PLAY
+from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
+from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.table import EAT, PLAY
 from conftest import TESTS
 
 VAR = TESTS / "variations"
@@ -127,7 +127,7 @@ def test_extra_cards_that_leave_a_hand_empty_are_a_ruleset_error(write: Any) -> 
     ("redeal", None, (), 1), ("drop_caught", 2, (0,), 2), ("drop_won", 0, (0,), 0), ("tonk_out", None, (2,), 2),
 ])
 def test_who_deals_next_follows_the_outcome(end: str, dropper: Any, winners: Any, expected: int) -> None:
-    from tonkdsl.outcome import Outcome
+    from tonkdsl.interpreter.outcome import Outcome
     rs = load_ruleset(VAR / "x15-dealer-opens.yaml")
     state = deal(rs, 3, seed=2, dealer=1)
     state._outcome = Outcome(end, winners, (0, 0, 0), (0, 0, 0))
@@ -165,9 +165,9 @@ def test_eating_asks_nearest_the_discarders_left_and_skips_the_players_between()
 def test_counters_hear_every_turn_start_and_every_discard(write: Any) -> None:
     """The events of every turn (turn_start, discarded) reach the counters listening to them:
     the engine reads them as flags on its fast path, which must stay in step with the set."""
-    from tonkdsl.bots import policy
-    from tonkdsl.rng import Rng
-    from tonkdsl.view import observation
+    from tonkdsl.tools.bots import policy
+    from tonkdsl.language.rng import Rng
+    from tonkdsl.interpreter.view import observation
 
     path = write("listen.yaml", "extends: standard\nname: Listen\ncounters:\n"
                  "  turns: {initial: 0, events: [{on: turn_start, target: actor, add: 1}]}\n"

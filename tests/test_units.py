@@ -5,16 +5,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from tonkdsl import actions as A
+from tonkdsl.interpreter import actions as A
 from tonkdsl import load_ruleset
-from tonkdsl.cards import CardSyntaxError, parse_card
-from tonkdsl.dealer import cut_for_deal, next_dealer
-from tonkdsl.engine import Layout, deal
-from tonkdsl.expr import BOOL, NUM, ExprError, compile_expr
-from tonkdsl.expr.compiler import EvalError
-from tonkdsl.melds import MeldRules
-from tonkdsl.names import make_names
-from tonkdsl.rng import Rng, derive_seed
+from tonkdsl.language.cards import CardSyntaxError, parse_card
+from tonkdsl.interpreter.dealer import cut_for_deal, next_dealer
+from tonkdsl.interpreter.engine import Layout, deal
+from tonkdsl.language.expr import BOOL, NUM, ExprError, compile_expr
+from tonkdsl.language.expr.compiler import EvalError
+from tonkdsl.interpreter.melds import MeldRules
+from tonkdsl.language.names import make_names
+from tonkdsl.language.rng import Rng, derive_seed
 
 
 # --- cards ------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def table():
 
 
 def ev(table, text: str, actor: int = 0, expect=None, **roles):
-    from tonkdsl.names import EvalContext
+    from tonkdsl.language.names import EvalContext
     rs, st = table
     names = make_names(["actor", *roles], [], subject=True)
     compiled = compile_expr(text, names, expect)
@@ -262,8 +262,8 @@ def test_action_list_grouped_keeps_order_within_each_kind() -> None:
 
 
 def test_greedy_bot_chooses_the_same_from_any_order() -> None:
-    from tonkdsl.bots import greedy_bot
-    from tonkdsl.view import View
+    from tonkdsl.tools.bots import greedy_bot
+    from tonkdsl.interpreter.view import View
 
     rs = load_ruleset("standard")
     find = rs.pack.find

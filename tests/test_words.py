@@ -3,10 +3,10 @@ from typing import Any
 
 from hypothesis import given, strategies as st
 
-from tonkdsl.explain.words import words
-from tonkdsl.expr import BOOL, NUM, ExprError, compile_expr
-from tonkdsl.expr.compiler import EvalError
-from tonkdsl.names import make_names
+from tonkdsl.tools.explain.words import words
+from tonkdsl.language.expr import BOOL, NUM, ExprError, compile_expr
+from tonkdsl.language.expr.compiler import EvalError
+from tonkdsl.language.names import make_names
 
 NAMES = make_names(["actor"], [], subject=True)
 
@@ -58,8 +58,8 @@ def test_wording_is_english() -> None:
 
 def test_a_hand_always_dead_is_said_plainly() -> None:
     from tonkdsl import load_ruleset
-    from tonkdsl.explain.diff import diff
-    from tonkdsl.explain.sheet import explain
+    from tonkdsl.tools.explain.diff import diff
+    from tonkdsl.tools.explain.sheet import explain
     from conftest import TESTS
     rs = load_ruleset(TESTS / "variations" / "v05-stock-out-dead.yaml")
     sheet = explain(rs, "text", 1)
@@ -70,7 +70,7 @@ def test_a_hand_always_dead_is_said_plainly() -> None:
 
 def test_a_points_sheet_lists_no_money_payouts() -> None:
     from tonkdsl import load_ruleset
-    from tonkdsl.explain.sheet import explain
+    from tonkdsl.tools.explain.sheet import explain
     sheet = explain(load_ruleset("pushups"), "text", 1)
     ends = sheet.split("How a hand ends")[1]
     assert "No money changes hands" in sheet and "Score sheet:" in ends

@@ -4,7 +4,7 @@ The public API is small:
 
 - :func:`load_ruleset` reads a ruleset file or shipped name into an immutable :class:`Ruleset`;
 - :func:`deal` deals a hand of a ruleset and returns a :class:`State`;
-- :mod:`tonkdsl.actions` holds the action values (``Action.parse("draw stock")``);
+- :mod:`tonkdsl.interpreter.actions` holds the action values (``Action.parse("draw stock")``);
 - :func:`load_scenario` / :func:`replay` run scenario files.
 
 Errors in input files are reported as :class:`LoadError`, which carries a list of
@@ -12,24 +12,31 @@ Errors in input files are reported as :class:`LoadError`, which carries a list o
 """
 from __future__ import annotations
 
+import sys
+import warnings
+from importlib import abc as _abc
 from importlib import import_module
+from importlib.machinery import ModuleSpec
+from importlib.util import spec_from_loader
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tonkdsl.actions import Action, parse_action
-    from tonkdsl.diagnostics import Diagnostic, LoadError
-    from tonkdsl.engine import IllegalAction, State, deal
-    from tonkdsl.loader import load_ruleset
-    from tonkdsl.outcome import Outcome
-    from tonkdsl.ruleset import Ruleset
-    from tonkdsl.scenario import load_scenario, replay
+    from tonkdsl.interpreter.actions import Action, parse_action
+    from tonkdsl.language.diagnostics import Diagnostic, LoadError
+    from tonkdsl.interpreter.engine import IllegalAction, State, deal
+    from tonkdsl.language.loader import load_ruleset
+    from tonkdsl.interpreter.outcome import Outcome
+    from tonkdsl.language.ruleset import Ruleset
+    from tonkdsl.tools.scenario import load_scenario, replay
 
 # The names load on first use (PEP 562), so that 'import tonkdsl.cli' for 'tonk --help' does not
 # pay for the engine, the schema validator and the expression parser (about 0.2 s).
 _HOMES = {
-    "Action": "actions", "parse_action": "actions", "Diagnostic": "diagnostics", "LoadError": "diagnostics",
-    "IllegalAction": "engine", "State": "engine", "deal": "engine", "load_ruleset": "loader", "Outcome": "outcome",
-    "Ruleset": "ruleset", "load_scenario": "scenario", "replay": "scenario",
+    "Action": "interpreter.actions", "parse_action": "interpreter.actions", "Diagnostic": "language.diagnostics",
+    "LoadError": "language.diagnostics", "IllegalAction": "interpreter.engine", "State": "interpreter.engine",
+    "deal": "interpreter.engine", "load_ruleset": "language.loader", "Outcome": "interpreter.outcome",
+    "Ruleset": "language.ruleset", "load_scenario": "tools.scenario", "replay": "tools.scenario",
 }
 
 
@@ -57,3 +64,46 @@ __all__ = [
     "replay",
 ]
 __version__ = "0.1.0"
+
+
+# The modules' paths before the layers had folders (tonkdsl.engine, tonkdsl.lint.odds, ...) still
+# import, as the same module objects, with a DeprecationWarning: code written against them keeps
+# working. The finder goes first on the meta path so that a submodule of a moved package is never
+# loaded a second time under its old name.
+_MOVED = {
+    **dict.fromkeys(("cards", "diagnostics", "expr", "yamlsrc", "merge", "schema_check", "resources", "ruleset",
+                     "loader", "names", "limits", "rng"), "language"),
+    **dict.fromkeys(("actions", "table", "melds", "outcome", "turn", "turn_flow", "engine", "dealer", "session",
+                     "view"), "interpreter"),
+    **dict.fromkeys(("bots", "strong", "simulate", "stats", "report_sim", "lint", "explain", "play", "screen",
+                     "serve", "scenario", "starter"), "tools"),
+}
+
+
+class _OldPaths(_abc.MetaPathFinder, _abc.Loader):
+    """Imports ``tonkdsl.<module>[.<sub>]`` as ``tonkdsl.<layer>.<module>[.<sub>]``."""
+
+    @staticmethod
+    def new_name(fullname: str) -> str | None:
+        parts = fullname.split(".")
+        if len(parts) < 2 or parts[0] != "tonkdsl" or parts[1] not in _MOVED:
+            return None
+        return ".".join(["tonkdsl", _MOVED[parts[1]], *parts[1:]])
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        new = self.new_name(fullname)
+        return None if new is None else spec_from_loader(fullname, self)
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
+        new = self.new_name(spec.name)
+        assert new is not None
+        warnings.warn(f"{spec.name} is now {new}; the old path will go in a later version",
+                      DeprecationWarning, stacklevel=2)
+        return import_module(new)
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass  # the module under its new name is already loaded
+
+
+if not any(isinstance(f, _OldPaths) for f in sys.meta_path):
+    sys.meta_path.insert(0, _OldPaths())

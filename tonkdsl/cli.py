@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
 import click
 
-from tonkdsl.diagnostics import LoadError
-from tonkdsl.limits import MAX_STAKE
+from tonkdsl.language.diagnostics import LoadError
+from tonkdsl.language.limits import MAX_STAKE
 
 if TYPE_CHECKING:
-    from tonkdsl.diagnostics import Diagnostic
+    from tonkdsl.language.diagnostics import Diagnostic
 
 # Each command imports what it needs when it runs: 'tonk --help' and every '--help' start without
 # loading the engine, jsonschema and lark (docs/cli.md: under 0.25 s).
@@ -55,7 +55,7 @@ def main() -> None:
               help="A folder that 'extends' may reach outside the file's own folder and the working folder.")
 def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) -> None:
     """Check ruleset files (or shipped names): exit 0 when all are valid, 2 listing every problem."""
-    from tonkdsl.loader import load_ruleset
+    from tonkdsl.language.loader import load_ruleset
 
     results: list[dict[str, Any]] = []
     bad = False
@@ -86,7 +86,7 @@ def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) 
               help="A folder that 'ruleset' and 'extends' may reach outside the file's own folder and the working folder.")
 def replay_cmd(scenario: Path, as_json: bool, allow: tuple[Path, ...]) -> None:
     """Replay a scenario file and print how the hand ends (see scenario-format.md)."""
-    from tonkdsl.scenario import load_scenario, replay
+    from tonkdsl.tools.scenario import load_scenario, replay
 
     try:
         result = replay(load_scenario(scenario, allow_paths=allow))
@@ -152,7 +152,7 @@ def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -
     """Replay scenarios and compare with their 'expect' sections: exit 0 when all match.
 
     A folder stands for the .yaml files in it."""
-    from tonkdsl.scenario import compare, load_scenario, replay
+    from tonkdsl.tools.scenario import compare, load_scenario, replay
 
     scenarios = tuple(p for s in scenarios for p in (sorted(s.glob("*.yaml")) if _is_dir(s) else [s]))
     failed = bad = 0
@@ -209,10 +209,10 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
 
     With several rulesets, differences from the first that are significant at the 95% level
     are marked with '*'."""
-    from tonkdsl import simulate as sim
-    from tonkdsl.bots import bot_problem
-    from tonkdsl.engine import RulesetError
-    from tonkdsl.report_sim import compare, render_text
+    from tonkdsl.tools import simulate as sim
+    from tonkdsl.tools.bots import bot_problem
+    from tonkdsl.interpreter.engine import RulesetError
+    from tonkdsl.tools.report_sim import compare, render_text
 
     names = [b.strip() for b in bots.split(",")]
     if len(names) == 1:
@@ -243,7 +243,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
             raise click.BadParameter(f"{rs.name} is for {rs.players_min}-{rs.players_max} players",
                                      param_hint="--players")
         try:  # a pack that cannot deal these players is bad input, found before any hand is played
-            from tonkdsl.engine import deal
+            from tonkdsl.interpreter.engine import deal
 
             deal(rs, players, seed=seed)
         except ValueError as exc:
@@ -271,7 +271,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         sys.exit(EXIT_FAIL)
     marks = compare(results)
     if plot is not None:
-        from tonkdsl.report_sim import plot_results
+        from tonkdsl.tools.report_sim import plot_results
 
         try:
             plot_results(results, plot)
@@ -339,9 +339,9 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
     'discard 6S', 'drop'), a number from the menu, or a short form; 'help' lists them."""
     import random as _random
 
-    from tonkdsl.engine import RulesetError
-    from tonkdsl.play import Player, new_game, resume_game
-    from tonkdsl.screen import Screen
+    from tonkdsl.interpreter.engine import RulesetError
+    from tonkdsl.tools.play import Player, new_game, resume_game
+    from tonkdsl.tools.screen import Screen
 
     _check_save(save, resume)
     try:
@@ -406,9 +406,9 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
     try:
         import uvicorn
 
-        from tonkdsl.serve import lan_address, make_game
-        from tonkdsl.serve.app import create_app
-        from tonkdsl.serve.room import Room
+        from tonkdsl.tools.serve import lan_address, make_game
+        from tonkdsl.tools.serve.app import create_app
+        from tonkdsl.tools.serve.room import Room
     except ImportError as exc:
         click.echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[serve]'", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -449,11 +449,11 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
 
     Exit 0 clean, 1 errors (or warnings with --strict), 2 unreadable or invalid input.
     The checks and their codes are listed in docs/lint.md."""
-    from tonkdsl.engine import RulesetError
-    from tonkdsl.lint import lint
-    from tonkdsl.lint import report
+    from tonkdsl.interpreter.engine import RulesetError
+    from tonkdsl.tools.lint import lint
+    from tonkdsl.tools.lint import report
 
-    from tonkdsl.lint.checks import LintReport
+    from tonkdsl.tools.lint.checks import LintReport
 
     reports = []
     invalid = False
@@ -486,8 +486,8 @@ _FORMAT_OF_SUFFIX = {".md": "md", ".markdown": "md", ".txt": "text", ".html": "h
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None:
     """Print a complete rules sheet of RULESET, made from its data."""
-    from tonkdsl.explain import explain
-    from tonkdsl.loader import load_ruleset
+    from tonkdsl.tools.explain import explain
+    from tonkdsl.language.loader import load_ruleset
 
     try:
         rs = load_ruleset(_target(ruleset))
@@ -515,8 +515,8 @@ def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
     """Say in plain words how ruleset B differs from ruleset A, each with its YAML path.
 
     Exit 0 when they are the same, 1 when they differ, 2 on bad input."""
-    from tonkdsl.explain.diff import diff
-    from tonkdsl.loader import load_doc, load_ruleset
+    from tonkdsl.tools.explain.diff import diff
+    from tonkdsl.language.loader import load_doc, load_ruleset
 
     try:
         for ref in (a, b):
@@ -543,8 +543,8 @@ def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
 @click.option("--force", is_flag=True, help="Overwrite existing files.")
 def new_cmd(name: str, base: str | None, folder: Path, force: bool) -> None:
     """Write a starter ruleset NAME.yaml (extending --from) and a starter scenario NAME-hand.yaml."""
-    from tonkdsl.resources import base_ruleset_name
-    from tonkdsl.starter import write_starter
+    from tonkdsl.language.resources import base_ruleset_name
+    from tonkdsl.tools.starter import write_starter
 
     base = base or base_ruleset_name()
     for written in (folder / f"{name}.yaml", folder / f"{name}-hand.yaml"):
@@ -629,7 +629,7 @@ def _target(ref: str) -> str | Path:
 def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
     """Print the JSON Schema of ruleset files (for editors: see docs/rulesets.md)."""
     if write_dir is not None:
-        from tonkdsl.starter import write_schema
+        from tonkdsl.tools.starter import write_schema
 
         try:
             write_dir.mkdir(parents=True, exist_ok=True)
@@ -638,7 +638,7 @@ def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
             click.echo(f"error: cannot write the schema into {write_dir}: {exc.strerror}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         return
-    from tonkdsl.resources import schema_path
+    from tonkdsl.language.resources import schema_path
 
     path = schema_path()
     click.echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
@@ -647,7 +647,7 @@ def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
 @main.command("rulesets")
 def list_rulesets() -> None:
     """List the shipped rulesets."""
-    from tonkdsl.resources import shipped_ruleset_names
+    from tonkdsl.language.resources import shipped_ruleset_names
 
     for name in shipped_ruleset_names():
         click.echo(name)

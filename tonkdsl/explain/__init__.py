@@ -1,4 +1,0 @@
-"""Rules sheets (``tonk explain``) and differences in words (``tonk diff``)."""
-from tonkdsl.explain.sheet import explain
-
-__all__ = ["explain"]

@@ -1,0 +1,502 @@
+"""The generic turn interpreter: one :class:`State` class plays every ruleset.
+
+A hand is dealt by :func:`deal`. The state answers
+``current_player()``, ``legal_actions()``, ``apply(action)``, ``is_terminal()``, ``outcome()``
+and ``clone()``; what happens at each step is read from the ruleset, never from its name.
+"""
+from __future__ import annotations
+
+import copy
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any, Mapping, Sequence
+
+from tonkdsl.interpreter.actions import Discard
+from tonkdsl.language.expr.compiler import NOT_CONSTANT, EvalError
+from tonkdsl.interpreter.melds import table_for
+from tonkdsl.language.names import EvalContext
+from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
+                             run_transfers)
+from tonkdsl.language.rng import Rng
+from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
+from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
+from tonkdsl.interpreter.turn_flow import TurnFlow
+
+__all__ = ["IllegalAction", "Layout", "RulesetError", "State", "deal", "MAX_TURNS"]
+
+
+class State(TurnFlow):
+    """One hand in progress. Create it with :func:`deal`."""
+
+    # Fixed attributes: quicker to read than an instance dict, which CPython stops sharing
+    # between instances beyond 30 keys (and reading from an unshared dict is slower).
+    __slots__ = (
+        "ruleset", "pack", "melds", "num_players", "dealer", "stake", "unit", "hands", "hand_value",
+        "hand_sig", "hand_discards", "stock", "discard_pile", "spreads", "first_seat", "current",
+        "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
+        "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
+        "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
+        "seed", "rebuilds", "dropper", "eat_queue", "eaten_turn", "totals", "pot", "pot_start", "paid",
+        "public_cards", "last_discard")
+
+    def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
+        self.ruleset = ruleset
+        # The pack of this many players (several decks shuffled together for a big table).
+        self.pack, self.melds = table_for(ruleset, num_players)
+        self.num_players = num_players
+        self.dealer = dealer
+        self.stake = stake
+        # The unit of a score sheet kept in units: the session's base stake, so that a hand
+        # played for a higher stake counts for more units.
+        self.unit = unit or stake
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        # Kept up to date as cards come and go (_draw, _take), so that the hot questions (a
+        # count, could this hand hold a spread, does it hold a card that fits this spread) are
+        # a lookup: the value of each hand, and its signature (MeldRules.card_sig: the mask of
+        # the card ids it holds, its run bits and rank lanes, in one integer).
+        self.hand_value = [0] * num_players
+        self.hand_sig = [0] * num_players
+        # The discard action of each card held, in the order of the hand: the discards of a
+        # legal-action list are a copy of it.
+        self.hand_discards: list[list[Discard]] = [[] for _ in range(num_players)]
+        self.stock: list[int] = []  # the top of the stock is the last element
+        self.discard_pile: list[int] = []  # the top discard is the last element
+        self.spreads: list[TableSpread] = []
+        self.first_seat = (dealer + 1) % num_players  # the dealer's left: each round starts there
+        self.current = self.first_seat
+        self.phase = START
+        self.turn_number = 0
+        self.round_number = 1
+        self.taken_discard: int | None = None
+        self.hit_cards_this_turn = 0
+        self.stats = [PlayerStats() for _ in range(num_players)]
+        self.counters: dict[str, list[int]] = (
+            {c.name: [c.initial] * num_players for c in ruleset.counters} if ruleset.counters else {})
+        self.fired: set[tuple[int, int, int, int]] = set()
+        self.events_fired: set[tuple[str, int]] = set()  # (counter, event index) that changed a value
+        self.deal_winners: set[int] = set()
+        # Slapping: the discard that may be slapped (card, discarder) until the next player
+        # draws, and the slapper who owes an extra discard.
+        self.slap_window: tuple[int, int] | None = None
+        self.out_of_turn_seat: int | None = None
+        self.spread_log: list[tuple[int, int]] = []  # (seat, cards) of each new spread, in order
+        self.dealt_hands: tuple[tuple[int, ...], ...] = ()
+        self._outcome: Outcome | None = None
+        self._listened = self.melds.events_listened  # events some counter listens to
+        # A drop followed by a last round: who dropped, and how many turns are left before the
+        # drop is decided; a drop declared after the draw that the discard completes.
+        self.knocker: int | None = None
+        self.last_round_left = 0
+        self.knock_declared = False
+        self.seed = 0  # the deal's seed: a rebuilt stock is shuffled from it
+        self.rebuilds = 0  # times the stock was rebuilt this hand
+        self.dropper: int | None = None  # who dropped, once a drop ends the hand
+        # Eating: the players still to be asked whether they eat the last discard (the first is
+        # out_of_turn_seat), and the turn in which a card was last eaten (the card taken that
+        # turn was eaten: no flag to reset at every draw).
+        self.eat_queue: list[int] = []
+        self.eaten_turn = 0
+        self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
+        self.pot = self.pot_start = 0  # the money in the pot (carried over from earlier hands by the session)
+        self.paid: list[Payment] = []  # payments made during the hand: antes, bonuses
+        # Per seat, the mask of the cards everyone saw go into that hand (taken from the discard
+        # pile or eaten): a player's view may rely on them (the search bots' worlds keep them).
+        self.public_cards = [0] * num_players
+        # Per seat, the card they last discarded (-1 before their first discard): what they chose
+        # to let go of is public, and says something about what they kept (the strong bot's
+        # worlds weigh it). Only the discard writes it; View.last_discards works out whether the
+        # hand has changed since, which keeps the draw, the commonest action, as it was.
+        self.last_discard = [-1] * num_players
+
+    # --- queries ------------------------------------------------------------------------
+    def current_player(self) -> int:
+        """The player to act (a slapper who owes an extra discard acts before the next player)."""
+        return self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
+
+    def is_terminal(self) -> bool:
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def count(self, seat: int) -> int:
+        return self.hand_value[seat]
+
+    def counts(self) -> tuple[int, ...]:
+        return tuple(self.hand_value)
+
+    def card_id(self, name: str) -> int:
+        ids = self.melds.ids_by_name.get(name)
+        return ids[0] if ids else -1
+
+    def top_discard(self) -> int | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    def clone(self) -> "State":
+        # Slot by slot from one attrgetter call: half the time of copy.copy, which goes through
+        # __reduce_ex__ (search bots clone a state for every world and every action they try).
+        twin = _new_state(State)
+        for name, value in zip(_SLOTS, _get_slots(self)):
+            _setattr(twin, name, value)
+        twin.hands = [list(h) for h in self.hands]
+        twin.hand_value, twin.hand_sig = list(self.hand_value), list(self.hand_sig)
+        twin.hand_discards = [list(d) for d in self.hand_discards]
+        twin.stock = list(self.stock)
+        twin.discard_pile = list(self.discard_pile)
+        twin.spreads = [TableSpread(s.owner, s.kind, list(s.cards), s.fits) for s in self.spreads]
+        twin.stats = [copy.copy(s) for s in self.stats]
+        twin.counters = {k: list(v) for k, v in self.counters.items()}
+        twin.fired = set(self.fired)
+        twin.events_fired = set(self.events_fired)
+        twin.deal_winners = set(self.deal_winners)
+        twin.spread_log = list(self.spread_log)
+        twin.eat_queue = list(self.eat_queue)
+        twin.paid = list(self.paid)
+        twin.public_cards = list(self.public_cards)
+        twin.last_discard = list(self.last_discard)
+        return twin
+
+    # --- hands ------------------------------------------------------------------------------
+    def _take(self, seat: int, card: int) -> None:
+        """Take ``card`` out of ``seat``'s hand."""
+        hand = self.hands[seat]
+        at = hand.index(card)
+        del hand[at]
+        del self.hand_discards[seat][at]
+        m = self.melds
+        self.hand_value[seat] -= m.value[card]
+        self.hand_sig[seat] -= m.card_sig[card]
+
+    def set_hand(self, seat: int, cards: Sequence[int]) -> None:
+        """Replace ``seat``'s hand (dealing, determinizing, enumerating hands in lint)."""
+        self.hands[seat] = hand = list(cards)
+        m = self.melds
+        self.hand_value[seat] = sum(map(m.value.__getitem__, hand))
+        self.hand_sig[seat] = sum(map(m.card_sig.__getitem__, hand))
+        self.hand_discards[seat] = list(map(m.discard_actions.__getitem__, hand))
+
+    def hand_mask(self, seat: int) -> int:
+        """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""
+        return self.hand_sig[seat] & self.melds.all_cards
+
+    def _ctx(self, **roles: Any) -> EvalContext:
+        return EvalContext(self, **roles)
+
+    def _test(self, compiled: Any, actor: int) -> Any:
+        """Evaluate a rule about ``actor`` (a constant is not evaluated at all)."""
+        if compiled.constant is not NOT_CONSTANT:
+            return compiled.constant
+        return self._eval(compiled, EvalContext(self, actor))
+
+    def _eval(self, compiled: Any, ctx: EvalContext) -> Any:
+        if compiled.constant is not NOT_CONSTANT:
+            return compiled.constant
+        try:
+            return compiled.fn(ctx)
+        except EvalError as exc:
+            raise RulesetError(f"the rule '{compiled.source}' failed: {exc}") from None
+
+    # --- counters and events ------------------------------------------------------------
+    def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None:
+        if name not in self.melds.events_listened:
+            return
+        if self.ruleset.bonuses:
+            self._bonuses(name, actor, owner, spread)
+        for ci, counter in enumerate(self.ruleset.counters):
+            values = self.counters[counter.name]
+            for ei, ev in enumerate(counter.events):
+                if ev.on != name:
+                    continue
+                if ev.target == "owner" and owner is None:
+                    continue
+                ctx = self._ctx(actor=actor, owner=owner)
+                if ev.when is not None and not self._eval(ev.when, ctx):
+                    continue
+                targets = (range(self.num_players) if ev.target == "everyone"
+                           else [owner if ev.target == "owner" else actor])
+                for t in targets:
+                    assert t is not None
+                    if ev.once_per is not None:
+                        period = self.round_number if ev.once_per == "round" else self.turn_number
+                        key = (ci, ei, t, period)
+                        if key in self.fired:
+                            continue
+                        self.fired.add(key)
+                    v = values[t]
+                    if ev.set is not None:
+                        v = ev.set
+                    if ev.add is not None:
+                        v += ev.add
+                    if counter.floor is not None:
+                        v = max(v, counter.floor)
+                    values[t] = v
+                    self.events_fired.add((counter.name, ei))
+
+    def _bonuses(self, name: str, actor: int, owner: int | None, spread: tuple[int, ...]) -> None:
+        """Pay the bonuses of this event at once (the hand goes on)."""
+        for bonus in self.ruleset.bonuses:
+            if bonus.on != name or (owner is None and "owner" in _names_of(bonus)):
+                continue
+            ctx = EvalContext(self, actor, owner=owner, spread=spread)
+            try:
+                self.paid += run_transfers(self, (bonus.transfer,), ctx)
+            except EvalError as exc:
+                raise RulesetError(str(exc)) from None
+
+    # --- endings ------------------------------------------------------------------------
+    def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None:
+        self.dropper = dropper
+        spec = self.ruleset.endings.get(kind)
+        if spec is None:
+            self._end_dead(f"the ruleset gives no rule for '{kind}': the hand is dead")
+            return
+        ctx = EvalContext(self, actor, dropper)
+        if spec.void_if is not None and self._eval(spec.void_if, ctx):
+            self._end_dead(f"'{kind}' is void here ({spec.void_if.source})")
+            return
+        winners = tuple(sorted(self._eval(spec.winners, ctx)))
+        scores = [0] * self.num_players
+        try:
+            payments = run_transfers(self, spec.payouts, ctx)
+            run_scores(self, spec.scores, ctx, scores)
+            rs = self.ruleset
+            if rs.most_lost is not None or rs.most_won is not None:
+                before = pot_change(payments)  # the pot already holds what these paid it
+                payments = capped(payments, None if rs.most_lost is None else int(self._eval(rs.most_lost, ctx)),
+                                  None if rs.most_won is None else int(self._eval(rs.most_won, ctx)))
+                self.pot -= before - pot_change(payments)
+        except EvalError as exc:
+            raise RulesetError(str(exc)) from None
+        self._set_outcome(kind, winners, payments, scores=scores)
+
+    def _end_dead(self, message: str) -> None:
+        self._set_outcome("dead_hand", (), [], message)
+
+    def _set_outcome(self, kind: str, winners: tuple[int, ...], payments: Sequence[Payment],
+                     message: str = "", scores: Sequence[int] | None = None) -> None:
+        self.phase = OVER
+        self.slap_window = None
+        self.out_of_turn_seat = None
+        if self.paid:  # antes and bonuses paid during the hand come first
+            payments = [*self.paid, *payments]
+        payouts = net(self.num_players, payments)
+        change = self.pot - self.pot_start  # every payment to or from the pot moved it
+        sheet = self.ruleset.score_sheet
+        score_change: tuple[int, ...] = ()
+        if sheet == "units":
+            # The payouts are written on the score sheet in units of the stake, not paid.
+            score_change = tuple(v // self.unit for v in payouts)
+            payouts = (0,) * self.num_players
+        elif sheet == "points":
+            # Only the score entries count; no money changes hands.
+            score_change = tuple(scores) if scores is not None else (0,) * self.num_players
+            payouts = (0,) * self.num_players
+            payments = ()
+        self._outcome = Outcome(kind, winners, payouts, tuple(self.hand_value), tuple(payments), message,
+                                tuple(dict.fromkeys(map(_RULE, payments))), score_change, change)
+
+    def check_deal_wins(self) -> None:
+        """Run the automatic wins on the deal (done by :func:`deal`)."""
+        rs = self.ruleset
+        rules = rs.automatic_deal_wins
+        if not rules:
+            return
+        order = seat_order(self.dealer, self.num_players)
+        claimants: dict[int, DealWin] = {}
+        ctx = EvalContext(self)
+        for seat in order:
+            ctx.actor = seat
+            for rule in rules:
+                if self._eval(rule.when, ctx):
+                    claimants[seat] = rule
+                    break
+        if not claimants:
+            return
+        seats = [s for s in order if s in claimants]
+        if len(seats) > 1:
+            policy = rs.several_deal_wins
+            if policy == "best":
+                top = max(claimants[s].priority for s in seats)
+                seats = [s for s in seats if claimants[s].priority == top]
+                rule = claimants[seats[0]]
+                if rule.prefer is not None and len(seats) > 1:
+                    counts = {s: self.count(s) for s in seats}
+                    pick = min if rule.prefer == "lowest_count" else max
+                    best = pick(counts.values())
+                    seats = [s for s in seats if counts[s] == best]
+                policy = "single" if len(seats) == 1 else (rule.tie or rs.deal_win_tie)
+                if policy == "nearest_left":
+                    seats, policy = seats[:1], "single"
+            if policy == "redeal":
+                self._set_outcome("redeal", (), [], "several automatic wins: the deal is void")
+                return
+            if policy == "dead_hand":
+                self._set_outcome("dead_hand", (), [], "several automatic wins: the hand is dead")
+                return
+        self._finish_deal_wins(claimants, seats)
+
+    def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None:
+        self.deal_winners = set(seats)
+        payments: list[Payment] = []
+        scores = [0] * self.num_players
+        try:
+            for seat in seats:
+                payments += deal_win_payments(self, seat, claimants[seat])
+                run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores)
+        except EvalError as exc:
+            raise RulesetError(str(exc)) from None
+        self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores)
+
+
+# For State.clone: the slots, read all at once, and the plain ways to make and fill an instance.
+_SLOTS = State.__slots__
+_get_slots = attrgetter(*_SLOTS)
+_new_state, _setattr = object.__new__, setattr
+
+
+def _antes(state: State, ante: Any) -> None:
+    """Each player puts the ante into the pot as the hand is dealt."""
+    ctx = EvalContext(state)
+    for seat in range(state.num_players):
+        ctx.actor = seat
+        amount = int(state._eval(ante, ctx))
+        if amount < 0:
+            raise RulesetError(f"the ante '{ante.source}' is negative ({amount})")
+        if amount:
+            state.paid.append(Payment("ante", seat, POT, amount))
+            state.pot += amount
+
+
+def hand_sizes(state: State) -> list[int]:
+    """How many cards each seat is dealt: the hand size, plus the ruleset's extra cards."""
+    rs = state.ruleset
+    sizes = [rs.hand_size] * state.num_players
+    ctx = EvalContext(state)
+    for to, extra in rs.extra_cards:
+        for seat in set(state._eval(to, ctx)):
+            sizes[seat] += extra
+    for seat, n in enumerate(sizes):
+        if n < 1:
+            raise RulesetError(f"deal.extra_cards leaves seat {seat} with {n} cards")
+    return sizes
+
+
+def first_player(state: State) -> int:
+    """The seat that plays first when the ruleset names it: the member of its set nearest the
+    dealer's left (the dealer's left when the set is empty)."""
+    seats = set(state._eval(state.ruleset.first_player, EvalContext(state)))
+    order = seat_order(state.dealer, state.num_players)
+    return next((s for s in order if s in seats), order[0])
+
+
+def _deal_uneven(order: list[int], sizes: list[int]) -> tuple[list[list[int]], int]:
+    """One card at a time to each seat in turn (``sizes`` in dealing order), skipping a seat
+    whose hand is full."""
+    hands: list[list[int]] = [[] for _ in sizes]
+    i = 0
+    for rnd in range(max(sizes, default=0)):
+        for k, n in enumerate(sizes):
+            if rnd < n:
+                hands[k].append(order[i])
+                i += 1
+    return hands, i
+
+
+def _names_of(bonus: Bonus) -> frozenset[str]:
+    t = bonus.transfer
+    return t.payers.names_used | t.payees.names_used | t.amount.names_used | (
+        t.when.names_used if t.when is not None else frozenset())
+
+
+_NO_LAYOUT = Layout({})
+_RULE = attrgetter("rule")  # of a Payment
+
+
+@lru_cache(maxsize=256)
+def seat_order(dealer: int, num_players: int) -> tuple[int, ...]:
+    """The seats in play order from the dealer's left (the deal, the first round)."""
+    return tuple((dealer + 1 + i) % num_players for i in range(num_players))
+
+
+def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
+         layout: Layout | None = None, unit: int | None = None, totals: Sequence[int] | None = None,
+         pot: int = 0) -> State:
+    """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
+
+    Cards fixed by ``layout`` are placed first; every other card is ordered by the seeded
+    shuffle and dealt one at a time, clockwise from the dealer's left.
+    """
+    rs = ruleset
+    if num_players < 1:
+        raise ValueError("a hand needs players")
+    dealer = num_players - 1 if dealer is None else dealer
+    state = State(rs, num_players, dealer, stake, unit)
+    state.seed = seed
+    state.pot = state.pot_start = pot
+    if totals is not None:
+        state.totals = tuple(totals)
+    sizes = hand_sizes(state) if rs.extra_cards else None
+    need = (sum(sizes) if sizes else num_players * rs.hand_size) + (1 if rs.upcard else 0)
+    size = len(state.pack.names)
+    if need > size:
+        dealt_text = (f"{num_players} players x {rs.hand_size} cards" if sizes is None else
+                      f"hands of {', '.join(map(str, sizes))} cards")
+        raise ValueError(f"the pack has {size} cards; {dealt_text}{' + the upcard' if rs.upcard else ''} need {need}")
+    layout = layout or _NO_LAYOUT
+    seats = seat_order(dealer, num_players)
+    if layout is _NO_LAYOUT:
+        order = list(range(size))
+    else:
+        placed = {c for h in layout.hands.values() for c in h} | set(layout.stock_top)
+        if layout.upcard is not None:
+            placed.add(layout.upcard)
+        order = [c for c in range(size) if c not in placed]
+        for seat, cards in layout.hands.items():
+            want = sizes[seat] if sizes else rs.hand_size
+            if len(cards) != want:
+                raise ValueError(f"seat {seat} is given {len(cards)} cards, but this deal gives it {want}")
+            state.set_hand(seat, cards)
+        seats = tuple(seat for seat in seats if seat not in layout.hands)
+    Rng(seed).shuffle(order)  # the order in which the cards not placed are dealt
+    free = (sum(sizes[s] for s in seats) if sizes else len(seats) * rs.hand_size) + (
+        1 if rs.upcard and layout.upcard is None else 0)
+    if free > len(order):
+        raise ValueError(f"the cards placed leave {len(order)} to deal, but the hands and upcard need {free}")
+    # One card at a time, clockwise from the dealer's left, to each seat not fixed by the layout.
+    if sizes is None:
+        dealt = len(seats) * rs.hand_size
+        hands = None  # one slice of the order per seat, taken below
+    else:
+        hands, dealt = _deal_uneven(order, [sizes[s] for s in seats])
+    melds = state.melds
+    value, sig, discard = melds.value.__getitem__, melds.card_sig.__getitem__, melds.discard_actions.__getitem__
+    for i, seat in enumerate(seats):  # State.set_hand, on a fresh slice
+        state.hands[seat] = hand = order[i:dealt:len(seats)] if hands is None else hands[i]
+        state.hand_value[seat] = sum(map(value, hand))
+        state.hand_sig[seat] = sum(map(sig, hand))
+        state.hand_discards[seat] = list(map(discard, hand))
+    if rs.upcard:
+        if layout.upcard is not None:
+            state.discard_pile.append(layout.upcard)
+        else:
+            state.discard_pile.append(order[dealt])
+            dealt += 1
+    stock = state.stock = order[dealt:]
+    stock.reverse()
+    if layout.stock_top:
+        stock += reversed(layout.stock_top)  # the top of the stock is the last element
+    for seat, st in enumerate(state.stats):
+        st.dealt_count = state.hand_value[seat]
+    state.dealt_hands = tuple(map(tuple, state.hands))
+    if rs.first_player is not None:
+        state.first_seat = state.current = first_player(state)
+    if not rs.first_turn_draws:
+        state.phase = PLAY  # the opener lays spreads and discards without drawing
+    state.turn_number = 1
+    state.stats[state.current].turns = 1
+    if rs.ante is not None:
+        _antes(state, rs.ante)
+    state.check_deal_wins()
+    if state._outcome is None and state.melds.on_turn_start:
+        state._event("turn_start", state.current)
+    return state

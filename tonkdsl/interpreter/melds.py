@@ -1,0 +1,564 @@
+"""Books and runs: checking a set of cards, and listing the spreads and hits a hand allows.
+
+Works on card ids with the pack's tables; wild cards, a pack's own run order and runs that
+turn the corner are handled generically.
+"""
+from __future__ import annotations
+
+from functools import reduce
+from itertools import combinations, product
+from operator import or_
+
+from tonkdsl.interpreter.actions import Discard, Hit, Spread
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tonkdsl.language.cards import Pack
+    from tonkdsl.language.ruleset import Ruleset
+
+BOOK, RUN = "book", "run"
+
+
+def table_for(rs: "Ruleset", num_players: int) -> "tuple[Pack, MeldRules]":
+    """The pack and meld rules of ``num_players`` players, built once and kept with the ruleset
+    (one lookup per dealt hand)."""
+    got: "tuple[Pack, MeldRules] | None" = rs.tables.get(num_players)
+    if got is None:
+        pack = rs.pack_for(num_players)
+        got = rs.tables[num_players] = (pack, _for_pack(rs, pack))
+    return got
+
+
+def meld_rules(rs: "Ruleset") -> "MeldRules":
+    """The spread and hit rules over the ruleset's own pack (its fewest players' pack)."""
+    return _for_pack(rs, rs.pack)
+
+
+def _for_pack(rs: "Ruleset", pack: "Pack") -> "MeldRules":
+    melds: "MeldRules | None" = rs.tables.get(("decks", pack.decks))
+    if melds is None:
+        melds = rs.tables[("decks", pack.decks)] = MeldRules(rs, None if pack is rs.pack else pack)
+    return melds
+
+
+# Spread and hit actions kept per ruleset, at most (memory stays bounded with wild cards and
+# two decks, where the possible spreads are many).
+_MAX_KEPT_ACTIONS = 20_000
+
+
+class MeldRules:
+    """The meld settings of a ruleset with fast membership tables."""
+
+    # Fixed attributes (read at every decision): a dict of more than 30 keys is not shared
+    # between instances in CPython, and reads from it are slower.
+    __slots__ = (
+        "pack", "book_min", "book_max", "run_min", "run_max", "wild", "meldable", "min_size",
+        "discard_actions", "unique_names", "ids_by_name", "only_id", "has_claims", "draws_stock",
+        "draws_discard", "events_listened", "rank_id", "suit_id", "n_ranks", "n_suits", "run_bit",
+        "natural", "_wraps", "_shifts", "_ids_in_run_order", "rank_unit", "_book_add", "_lane_top", "_same_rank",
+        "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
+        "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
+        "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
+        "max_wild", "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start")
+
+    def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
+        pack = rs.pack if pack is None else pack
+        self.pack = pack
+        self.book_min, self.book_max = rs.book_min, rs.book_max
+        self.book_identical = rs.book_identical  # a book may hold identical cards (several decks)
+        self.min_natural, self.max_wild = rs.min_natural, rs.max_wild
+        self.run_min = rs.run_min
+        self.run_max = rs.run_max if rs.run_max is not None else pack.run_length
+        self.wild = tuple(pack.wild[c] and rs.wild_in_melds for c in range(len(pack)))
+        # A card that is neither wild nor part of the run order (a joker) never melds, unless
+        # jokers are allowed in melds, where it acts as a wild card.
+        self.meldable = tuple(
+            self.wild[c] or pack.suits[c] is not None or rs.jokers_in_melds for c in range(len(pack))
+        )
+        if rs.jokers_in_melds:
+            self.wild = tuple(w or pack.suits[c] is None for c, w in enumerate(self.wild))
+        self.min_size = min(self.book_min, self.run_min)
+        # Built once per ruleset for the engine's fast paths.
+        by_name: dict[str, Discard] = {}
+        self.discard_actions = tuple(by_name.setdefault(n, Discard(n)) for n in pack.names)
+        self.unique_names = len(by_name) == len(pack.names)
+        ids: dict[str, list[int]] = {}
+        for c, n in enumerate(pack.names):
+            ids.setdefault(n, []).append(c)
+        self.ids_by_name = {n: tuple(v) for n, v in ids.items()}
+        self.only_id = {n: v[0] for n, v in ids.items() if len(v) == 1}  # names one card has
+        self.has_claims = any(w.claim is not None for w in rs.deal_wins)
+        self.draws_stock = "stock" in rs.draw_from
+        self.draws_discard = "discard" in rs.draw_from
+        # The start-of-turn actions (bits: 1 drop, 2 claim, 4 draw stock, 8 draw discard) that
+        # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
+        drop = rs.drop_allowed.constant
+        at_start = "start" in rs.drop_at
+        # A drop allowed always is still refused in the last round after a drop: then it varies.
+        always = drop is True and not rs.last_round
+        self.start_kinds = (1 if always and at_start else 0) | (4 if self.draws_stock else 0)
+        self.drop_varies = at_start and not always and drop is not False
+        # A drop (knock) may be made after drawing, before the discard or instead of it.
+        self.play_drop = "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at
+        # Something may follow a discard other than the next turn: a drop it completes, eating.
+        self.discard_flow = self.play_drop or rs.eat_allowed is not None
+        self.events_listened = frozenset([ev.on for c in rs.counters for ev in c.events] + [b.on for b in rs.bonuses])
+        # The two events of every turn, as flags: a flag read is cheaper than a set lookup, and
+        # most rulesets listen to neither.
+        self.on_discarded = "discarded" in self.events_listened
+        self.on_turn_start = "turn_start" in self.events_listened
+        # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
+        rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
+        suit_ids = {s: i for i, s in enumerate(dict.fromkeys(pack.suits))}
+        self.rank_id = tuple(rank_ids[r] for r in pack.ranks)
+        self.suit_id = tuple(suit_ids[s] for s in pack.suits)
+        self.n_ranks, self.n_suits = len(rank_ids), len(suit_ids)
+        # One bit per (suit, place in the run order), each suit in its own lane with a spare
+        # bit between lanes: a hand's bits ANDed with themselves shifted by 1..run_min-1 are
+        # non-zero only if it holds run_min consecutive places of one suit.
+        lane = pack.run_length + 1
+        self.run_bit = tuple(1 << (self.suit_id[c] * lane + pack.run_index[c])
+                             if pack.run_index[c] >= 0 and pack.suits[c] is not None else 0
+                             for c in range(len(pack)))
+        # Every card has at most one place in the run order (an ace high or low has two).
+        self.simple_runs = all(len(p) <= 1 for p in pack.run_places)
+        # Natural: the bit tests and windows of the fast paths hold (no wild card, every card
+        # melds, one place per card).
+        self.natural = not any(self.wild) and all(self.meldable) and self.simple_runs
+        self._wraps = pack.run_wraps
+        self._shifts = tuple(range(1, self.run_min))
+        # Card ids increase with the place in the run order within each suit, and every card
+        # has a place (_spreads_natural then needs no sorting).
+        last_place: dict[str | None, int] = {}
+        self._ids_in_run_order = True
+        for c in range(len(pack)):
+            place = pack.run_index[c]
+            if place <= last_place.get(pack.suits[c], -1):
+                self._ids_in_run_order = False
+                break
+            last_place[pack.suits[c]] = place
+        # Ranks counted in 5-bit lanes (a hand holds at most 15 of a rank): adding
+        # 16 - book_min to every lane carries into the lane's top bit where a book is possible.
+        self.rank_unit = tuple(1 << (5 * self.rank_id[c]) for c in range(len(pack)))
+        self._book_add = sum((16 - self.book_min) << (5 * r) for r in range(self.n_ranks))
+        self._lane_top = sum(16 << (5 * r) for r in range(self.n_ranks))
+        # Cards that may join a book (same rank) or a run (same suit), wild cards included.
+        self._same_rank = tuple(tuple(d for d in range(len(pack)) if self.meldable[d] and
+                                      (self.wild[d] or self.rank_id[d] == self.rank_id[c]))
+                                for c in range(len(pack)))
+        self._same_suit = tuple(tuple(d for d in range(len(pack)) if self.meldable[d] and
+                                      (self.wild[d] or (pack.suits[c] is not None and self.suit_id[d] == self.suit_id[c])))
+                                for c in range(len(pack)))
+        # The order of cards in a spread on the table: by place in the run order, then name.
+        keys = sorted({(pack.run_index[c], pack.names[c]) for c in range(len(pack))})
+        position = {k: i for i, k in enumerate(keys)}
+        self.table_order = tuple(position[(pack.run_index[c], pack.names[c])] for c in range(len(pack)))
+        self.card_bit = tuple(1 << c for c in range(len(pack)))
+        self.all_cards = (1 << len(pack)) - 1
+        self.value = pack.values  # beside the other per-card tables the engine reads
+        # A hand's signature is the sum of its cards' signatures: the card-id mask in the low
+        # bits, then the run bits, then the rank lanes, with run_min zero bits between the
+        # regions so that the run test's shifts never bring rank bits into the run region. The
+        # state keeps one per hand up to date with one addition per card that comes or goes;
+        # the mask part is always exact (card ids are distinct), the other two are when sums
+        # of them are (indexable): no wild cards, no two cards with the same place in the same
+        # suit (a second deck), at most 15 cards of a rank.
+        self._run_at = len(pack) + self.run_min
+        self._rank_at = self._run_at + self.n_suits * lane + self.run_min
+        self.card_sig = tuple(self.card_bit[c] | self.run_bit[c] << self._run_at | self.rank_unit[c] << self._rank_at
+                              for c in range(len(pack)))
+        self._run_region = ((1 << (self.n_suits * lane)) - 1) << self._run_at
+        self._book_add <<= self._rank_at
+        self._lane_top <<= self._rank_at
+        placed = [b for b in self.run_bit if b]
+        # Two cards with the same place in a suit (several decks): spreads are listed by the
+        # general search, which finds every copy's spreads.
+        self.copies = len(set(placed)) != len(placed)
+        # Natural cards with one copy each: the bit tests of the fast paths hold (one read).
+        self.one_copy = self.natural and not self.copies
+        self.indexable = (self.natural and not self.copies
+                          and max(self.rank_id.count(r) for r in range(self.n_ranks)) <= 15)
+        self._accepts: dict[tuple[str, tuple[int, ...]], int] = {}
+        self._near: dict[int, tuple[int, ...]] = {}
+        # The action of each spread and hit met so far (actions are immutable values): a legal
+        # list reuses them instead of making new ones at every decision.
+        self.spread_actions: dict[tuple[int, ...], Spread] = {}
+        self.hit_actions: dict[tuple[tuple[int, ...], int], Hit] = {}
+
+    def describe(self) -> str:
+        """What a spread is, in a player's words (for refusals)."""
+        twins = ", no two identical" if self.copies and not self.book_identical else ""
+        text = (f"a book is {self.book_min}-{self.book_max} cards of one rank{twins}; a run is "
+                f"{self.run_min}+ cards in sequence of one suit")
+        if self.max_wild is not None and any(self.wild):
+            text += f"; at most {self.max_wild} wild card{'s' if self.max_wild != 1 else ''} in a spread"
+        if self.min_natural and any(self.wild):
+            text += f"; at least {self.min_natural} natural cards in a spread"
+        return text
+
+    def _names(self, combo: tuple[int, ...]) -> tuple[str, ...]:
+        """The names of cards in an action: with identical cards (several decks), in table
+        order, so that two copies give the same action (``spread 7H 7H 7S``)."""
+        if self.copies:
+            combo = tuple(sorted(combo, key=self.table_order.__getitem__))
+        return tuple(map(self.pack.names.__getitem__, combo))
+
+    def spread_action(self, combo: tuple[int, ...]) -> Spread:
+        """The action that lays these cards as a spread (kept: see ``spread_actions``)."""
+        action = self.spread_actions.get(combo)
+        if action is None:
+            action = Spread(self._names(combo))
+            if len(self.spread_actions) < _MAX_KEPT_ACTIONS:
+                self.spread_actions[combo] = action
+        return action
+
+    def hit_action(self, combo: tuple[int, ...], target: int) -> Hit:
+        """The action that plays these cards onto spread ``target`` (kept: see ``hit_actions``)."""
+        action = self.hit_actions.get((combo, target))
+        if action is None:
+            action = Hit(self._names(combo), target)
+            if len(self.hit_actions) < _MAX_KEPT_ACTIONS:
+                self.hit_actions[(combo, target)] = action
+        return action
+
+    def kind(self, cards: Sequence[int]) -> str | None:
+        """``"book"``, ``"run"`` or ``None`` for these cards as one spread."""
+        if self.is_book(cards):
+            return BOOK
+        if self.is_run(cards):
+            return RUN
+        return None
+
+    def is_book(self, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` make a book: book_min to book_max cards of one rank, wild cards
+        standing in."""
+        n = len(cards)
+        if n < self.book_min or n > self.book_max:
+            return False
+        if self.one_copy:  # no wild card: one rank
+            return len(set(map(self.rank_id.__getitem__, cards))) == 1
+        return self._is_book_general(cards)
+
+    def _is_book_general(self, cards: Sequence[int]) -> bool:
+        ranks = self.pack.ranks
+        rank = None
+        wild = 0
+        for c in cards:
+            if not self.meldable[c]:
+                return False
+            if self.wild[c]:
+                wild += 1
+                continue
+            if rank is None:
+                rank = ranks[c]
+            elif ranks[c] != rank:
+                return False
+        if rank is None or not self._wild_within_limits(len(cards), wild):
+            return False
+        if not self.book_identical and self.copies:
+            names = [self.pack.names[c] for c in cards if not self.wild[c]]
+            return len(set(names)) == len(names)
+        return True
+
+    def _wild_within_limits(self, size: int, wild: int) -> bool:
+        """The ruleset's limits on wild cards in one spread (melds.min_natural, max_wild)."""
+        if self.max_wild is not None and wild > self.max_wild:
+            return False
+        return size - wild >= self.min_natural
+
+    def is_run(self, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` make a run: run_min to run_max cards of one suit in consecutive
+        places of the run order (wrapping if the pack says so), wild cards standing in."""
+        n = len(cards)
+        if n < self.run_min or n > self.run_max:
+            return False
+        if self.natural and not self._wraps:
+            # n distinct places of one suit in a row: the cards' run bits are one block of n
+            # bits (a suit's lane ends with a bit no card has; a card with no place has none).
+            bits = reduce(or_, map(self.run_bit.__getitem__, cards), 0)
+            return bits != 0 and bits // (bits & -bits) == (1 << n) - 1
+        return self._is_run_general(cards)
+
+    def _is_run_general(self, cards: Sequence[int]) -> bool:
+        n = len(cards)
+        pack = self.pack
+        suit = None
+        places = []
+        wild = 0
+        for c in cards:
+            if not self.meldable[c]:
+                return False
+            if self.wild[c]:
+                wild += 1
+                continue
+            if not pack.run_places[c]:
+                return False
+            if suit is None:
+                suit = pack.suits[c]
+            elif pack.suits[c] != suit:
+                return False
+            places.append(pack.run_places[c])
+        if not places or not self._wild_within_limits(n, wild):
+            return False
+        if all(len(p) == 1 for p in places):
+            return self._places_run([p[0] for p in places], n)
+        # A card with two places (an ace high or low): the run holds if one choice of places does.
+        return any(self._places_run(list(choice), n) for choice in product(*places))
+
+    def _places_run(self, positions: list[int], n: int) -> bool:
+        """Whether cards at ``positions`` (and ``n`` - len(positions) wild cards) make a run."""
+        pack = self.pack
+        if len(set(positions)) != len(positions):
+            return False
+        length = pack.run_length
+        if not pack.run_wraps:
+            span = max(positions) - min(positions) + 1
+            return span <= n and n <= length
+        if n > length:
+            return False
+        for start in positions:
+            span = max((p - start) % length for p in positions) + 1
+            if span <= n:
+                return True
+        return False
+
+    # --- enumeration -----------------------------------------------------------------------
+    def hand_sig(self, hand: Sequence[int]) -> int:
+        """The signature of ``hand`` (see ``card_sig``), for :meth:`spreads_in`. A place
+        held twice (two decks) counts once in the run bits."""
+        return (sum(map(self.card_bit.__getitem__, hand))
+                | reduce(or_, map(self.run_bit.__getitem__, hand), 0) << self._run_at
+                | sum(map(self.rank_unit.__getitem__, hand)) << self._rank_at)
+
+    def spreads_in(self, hand: Sequence[int], sig: int | None = None) -> list[tuple[int, ...]]:
+        """Every set of cards of ``hand`` that makes a spread (each listed once, sorted).
+
+        ``sig`` is the hand's signature when the caller keeps it up to date (:meth:`hand_sig`)."""
+        if self.one_copy and len(hand) <= 12:
+            cards = hand
+        else:
+            cards = [c for c in hand if self.meldable[c]]
+            if len(cards) > 12 or self.copies or not self.simple_runs or any(self.wild[c] for c in cards):
+                return self._spreads_any(cards)
+            sig = None  # the caller's signature would count cards that never meld
+        if len(cards) < self.min_size:
+            return []
+        if sig is None:
+            sig = self.hand_sig(cards)
+        # Two bit tests, which most hands fail: a rank lane counting book_min cards; run_min
+        # neighbouring places of a suit (wrapping runs are always looked for).
+        books = (sig + self._book_add) & self._lane_top
+        if self._wraps:
+            return self._spreads_natural(cards, bool(books), True)
+        streak = sig
+        for shift in self._shifts:
+            streak &= sig >> shift
+        runs = streak & self._run_region
+        if not (books or runs):
+            return []
+        return self._spreads_natural(cards, bool(books), bool(runs))
+
+    def _spreads_any(self, cards: Sequence[int]) -> list[tuple[int, ...]]:
+        """:meth:`spreads_in` with wild cards (or a hand of more than 12): every combination."""
+        found: dict[tuple[int, ...], None] = {}
+        if len(cards) < self.min_size:
+            return []
+        top = min(len(cards), max(self.book_max, self.run_max))
+        for size in range(self.min_size, top + 1):
+            for combo in combinations(sorted(cards), size):
+                if combo not in found and (self.is_book(combo) or self.is_run(combo)):
+                    found[combo] = None
+        return list(found)
+
+    def _spreads_natural(self, cards: Sequence[int], books: bool, runs: bool) -> list[tuple[int, ...]]:
+        """:meth:`spreads_in` for natural cards (no wild card, no joker), at most 12 of them;
+        books and runs are only looked for when the signature says the hand may hold some."""
+        rank_id, suit_id = self.rank_id, self.suit_id
+        book_min, run_min = self.book_min, self.run_min
+        out: list[tuple[int, ...]] = []
+        cards = sorted(cards)
+        if books:
+            by_rank: dict[int, list[int]] = {}  # groups in the order of their lowest card id
+            for c in cards:
+                by_rank.setdefault(rank_id[c], []).append(c)
+            for group in by_rank.values():
+                if len(group) < book_min:
+                    continue
+                for size in range(book_min, min(len(group), self.book_max) + 1):
+                    out.extend(combinations(group, size))
+        if not runs:
+            return out
+        by_suit: dict[int, list[int]] = {}
+        for c in cards:
+            by_suit.setdefault(suit_id[c], []).append(c)
+        order = self.pack.run_index
+        wraps = self.pack.run_wraps
+        for group in by_suit.values():
+            if len(group) < run_min:
+                continue
+            if wraps:
+                for size in range(run_min, min(len(group), self.run_max) + 1):
+                    for combo in combinations(group, size):
+                        if self.is_run(combo):
+                            out.append(combo)
+                continue
+            # Without wild cards or wrapping, a run is a window of consecutive places. The group
+            # is in card-id order; in most packs that is the run order within a suit too.
+            in_order = self._ids_in_run_order
+            if not in_order:
+                group = sorted((c for c in group if order[c] >= 0), key=order.__getitem__)
+            start = 0
+            for i in range(1, len(group) + 1):
+                if i == len(group) or order[group[i]] != order[group[i - 1]] + 1:
+                    seq = group[start:i]
+                    for lo in range(len(seq)):
+                        for hi in range(lo + run_min, min(len(seq), lo + self.run_max) + 1):
+                            out.append(tuple(seq[lo:hi]) if in_order else tuple(sorted(seq[lo:hi])))
+                    start = i
+        return out
+
+    def near(self, reach: int) -> tuple[int, ...]:
+        """For each card, a mask (of :attr:`card_bit`) of the other cards of its rank or of its
+        suit within ``reach`` places in the run order: the cards a player would keep it with
+        (bots' sense of a partial spread)."""
+        got = self._near.get(reach)
+        if got is None:
+            pack = self.pack
+            got = tuple(sum(
+                self.card_bit[d] for d in range(len(pack)) if d != c and (
+                    pack.ranks[d] == pack.ranks[c]
+                    or (pack.suits[c] is not None and pack.suits[d] == pack.suits[c]
+                        and 0 < abs(pack.run_index[d] - pack.run_index[c]) <= reach)))
+                for c in range(len(pack)))
+            self._near[reach] = got
+        return got
+
+    def accepts(self, spread: Sequence[int], kind: str) -> int:
+        """The cards that fit ``spread`` (a spread of ``kind``) when added alone, as a mask of
+        :attr:`card_bit`.
+
+        A hit of several cards always includes one that fits alone (the cards added to a book
+        are any of its rank; those added to a run include one next to it, or a wild card), so a
+        hand that holds none of these has no hit on this spread. Memoised: the same spreads
+        come back hand after hand."""
+        key = (kind, tuple(spread))
+        got = self._accepts.get(key)
+        if got is None:
+            if self.natural and not self._wraps and not self.copies and spread:
+                got = self._accepts_natural(spread, kind)
+            else:
+                check = self.is_book if kind == BOOK else self.is_run
+                base = list(spread)
+                cands: set[int] = set()
+                for c in spread:
+                    if not self.wild[c]:
+                        cands.update((self._same_rank if kind == BOOK else self._same_suit)[c])
+                cands.update(d for d in range(len(self.pack)) if self.meldable[d] and self.wild[d])
+                cands.difference_update(spread)
+                got = sum(self.card_bit[c] for c in cands if check(base + [c]))
+            if len(self._accepts) >= 100_000:  # bounded: a long run of odd spreads starts afresh
+                self._accepts.clear()
+            self._accepts[key] = got
+        return got
+
+    def _accepts_natural(self, spread: Sequence[int], kind: str) -> int:
+        """:meth:`accepts` without wild cards or wrapping runs, from the rules of
+        :meth:`is_book` and :meth:`is_run` directly (tested against them)."""
+        n = len(spread) + 1
+        if kind == BOOK:
+            if not self.book_min <= n <= self.book_max or not self.is_book(spread):
+                return 0
+            return sum(self.card_bit[d] for d in self._same_rank[spread[0]] if d not in spread)
+        pack = self.pack
+        if not self.run_min <= n <= min(self.run_max, pack.run_length) or not self.is_run(spread):
+            return 0
+        places = {pack.run_index[c] for c in spread}
+        low, high = min(places), max(places)
+        got = 0
+        for d in self._same_suit[spread[0]]:
+            p = pack.run_index[d]
+            if p >= 0 and p not in places and max(high, p) - min(low, p) < n:
+                got |= self.card_bit[d]
+        return got
+
+    def hits_on(self, spread: Sequence[int], kind: str, hand: Iterable[int], limit: int,
+                fits: int | None = None) -> Iterator[tuple[int, ...]]:
+        """Every set of at most ``limit`` hand cards that keeps ``spread`` a spread of ``kind``.
+
+        Only sets with a card that fits alone (:meth:`accepts`, or ``fits`` when the caller
+        keeps it) are checked: no other set can be a hit."""
+        if fits is None:
+            fits = self.accepts(spread, kind)
+        bit = self.card_bit
+        pack = self.pack
+        if kind == BOOK:
+            ranks = {pack.ranks[c] for c in spread if not self.wild[c]}
+            cand = [c for c in hand if self.meldable[c] and (self.wild[c] or pack.ranks[c] in ranks)]
+            check = self.is_book
+        else:
+            suits = {pack.suits[c] for c in spread if not self.wild[c]}
+            cand = [c for c in hand if self.meldable[c] and (self.wild[c] or pack.suits[c] in suits)]
+            check = self.is_run
+        cand.sort()
+        base = list(spread)
+        for size in range(1, min(limit, len(cand)) + 1):
+            for combo in combinations(cand, size):
+                if size == 1:
+                    if fits & bit[combo[0]]:
+                        yield combo
+                elif any(fits & bit[c] for c in combo) and check(base + list(combo)):
+                    yield combo
+
+    # --- questions the expression language asks (is_book, longest_run, deadwood, ...) -----
+    def largest(self, cards: Sequence[int], kind: str) -> int:
+        """The size of the largest book (``kind`` "book") or run the cards can form, 0 if none."""
+        check = self.is_book if kind == BOOK else self.is_run
+        return max((len(s) for s in self.spreads_in(list(cards)) if check(s)), default=0)
+
+    def deadwood(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The cards left out of the best arrangement of disjoint spreads: the one that leaves
+        the lowest count (ties: the fewest cards left), searched exactly."""
+        return self.best_arrangement(cards)[1]
+
+    def best_arrangement(self, cards: Sequence[int]) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+        """The spreads of the best arrangement of ``cards`` (see :meth:`deadwood`) and the
+        cards left out, searched exactly over the cards' subsets (memoised)."""
+        cards = list(cards)
+        index = {c: i for i, c in enumerate(cards)}
+        combos = self.spreads_in(cards)
+        spreads = [sum(1 << index[c] for c in s) for s in combos]
+        value = self.value
+        # For each set of cards left: (deadwood count, deadwood cards, the spread laid first
+        # or -1 when the lowest card is deadwood).
+        memo: dict[int, tuple[int, int, int]] = {0: (0, 0, -1)}
+
+        def best(left: int) -> tuple[int, int, int]:
+            got = memo.get(left)
+            if got is not None:
+                return got
+            low = left & -left
+            i = low.bit_length() - 1
+            count, n, _ = best(left & ~low)
+            result = (count + value[cards[i]], n + 1, -1)
+            for k, s in enumerate(spreads):
+                if s & low and s & left == s:
+                    rest = best(left & ~s)
+                    if rest[:2] < result[:2]:
+                        result = (rest[0], rest[1], k)
+            memo[left] = result
+            return result
+
+        left = (1 << len(cards)) - 1
+        best(left)
+        chosen: list[tuple[int, ...]] = []
+        dead: list[int] = []
+        while left:
+            k = memo[left][2]
+            if k < 0:
+                low = left & -left
+                dead.append(cards[low.bit_length() - 1])
+                left &= ~low
+            else:
+                chosen.append(combos[k])
+                left &= ~spreads[k]
+        return chosen, tuple(sorted(dead, key=index.__getitem__))

@@ -1,0 +1,150 @@
+"""How a hand ends: the ending kind, winners, payouts and the rule behind each payment."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from tonkdsl.language.expr.compiler import EvalError
+from tonkdsl.language.names import EvalContext
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tonkdsl.interpreter.engine import State
+    from tonkdsl.language.ruleset import DealWin, ScoreEntry, Transfer
+
+END_KINDS = ("initial_tonk", "redeal", "tonk_out", "out_on_discard", "drop_won", "drop_caught",
+             "stock_exhausted", "dead_hand")
+
+
+@dataclass(frozen=True)
+class Payment:
+    rule: str
+    payer: int
+    payee: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a hand. ``payouts[seat]`` is that seat's net gain (they sum to zero)."""
+
+    end: str
+    winners: tuple[int, ...]
+    payouts: tuple[int, ...]
+    counts: tuple[int, ...]
+    payments: tuple[Payment, ...] = ()
+    message: str = ""
+    rules: tuple[str, ...] = field(default=())
+    # The score sheet change of each seat, for rulesets that keep one (else empty).
+    scores: tuple[int, ...] = ()
+    # What the pot gained this hand (antes, payments to it, less what it paid): the payouts and
+    # this sum to zero.
+    pot_change: int = 0
+
+    def by_rule(self) -> dict[str, int]:
+        """Total amount moved by each payout rule."""
+        out: dict[str, int] = {}
+        for p in self.payments:
+            out[p.rule] = out.get(p.rule, 0) + p.amount
+        return out
+
+
+POT = -1  # the seat number of the pot in a payment (see ruleset.POT)
+
+
+def net(num_players: int, payments: Iterable[Payment]) -> tuple[int, ...]:
+    """Each seat's net gain; a payment to or from the pot counts for the seat only."""
+    totals = [0] * (num_players + 1)  # the last entry is the pot (index -1)
+    for p in payments:
+        totals[p.payer] -= p.amount
+        totals[p.payee] += p.amount
+    return tuple(totals[:num_players])
+
+
+def pot_change(payments: Iterable[Payment]) -> int:
+    return sum(p.amount for p in payments if p.payee == POT) - sum(p.amount for p in payments if p.payer == POT)
+
+
+def run_transfers(state: "State", transfers: Sequence["Transfer"], ctx: EvalContext) -> list[Payment]:
+    """Evaluate payout rules: each payer pays each payee (never oneself) the rule's amount."""
+    out: list[Payment] = []
+    for t in transfers:
+        try:
+            out += _one_transfer(t, ctx)
+        except EvalError as exc:
+            raise EvalError(f"the payout '{t.id}' failed: {exc}") from None
+    return out
+
+
+def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
+    out: list[Payment] = []
+    if t.when is None or t.when.fn(ctx):
+        payers, payees = t.payers.fn(ctx), t.payees.fn(ctx)
+        amount_of = t.amount.fn
+        state = ctx.state
+        for p in payers:
+            for q in payees:
+                if p == q:
+                    continue
+                pot = p == POT or q == POT
+                if not pot:
+                    ctx.payer, ctx.payee = p, q
+                amount = amount_of(ctx)
+                ctx.payer = ctx.payee = None
+                if amount < 0:
+                    raise EvalError(f"it gives a negative amount ({amount})")
+                if p == POT:
+                    amount = min(amount, state.pot)  # the pot pays what it holds
+                if amount:
+                    out.append(Payment(t.id, p, q, amount))
+                    if pot:  # later amounts read the pot as it is now
+                        state.pot += amount if q == POT else -amount
+    return out
+
+
+def capped(payments: Sequence[Payment], most_lost: int | None, most_won: int | None) -> list[Payment]:
+    """The payments in order, each cut so that no player loses more than ``most_lost`` or wins
+    more than ``most_won`` in all (the pot is not capped); a payment cut to nothing is dropped."""
+    lost: dict[int, int] = {}
+    won: dict[int, int] = {}
+    out = []
+    for p in payments:
+        amount = p.amount
+        if most_lost is not None and p.payer != POT:
+            amount = min(amount, most_lost - lost.get(p.payer, 0))
+        if most_won is not None and p.payee != POT:
+            amount = min(amount, most_won - won.get(p.payee, 0))
+        if amount > 0:
+            lost[p.payer] = lost.get(p.payer, 0) + amount
+            won[p.payee] = won.get(p.payee, 0) + amount
+            out.append(p if amount == p.amount else Payment(p.rule, p.payer, p.payee, amount))
+    return out
+
+
+def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext, totals: list[int]) -> None:
+    """Add each entry's points to the players it names."""
+    for entry in entries:
+        if entry.when is not None and not entry.when(ctx):
+            continue
+        for p in entry.players(ctx):
+            ctx.scored = p
+            totals[p] += entry.points(ctx)
+            ctx.scored = None
+
+
+def deal_win_payments(state: "State", winner: int, rule: "DealWin") -> list[Payment]:
+    ctx = EvalContext(state, actor=winner)
+    if rule.payers is not None:
+        payers = rule.payers(ctx)
+    else:
+        payers = tuple(s for s in range(state.num_players) if s != winner and s not in state.deal_winners)
+    out = []
+    for p in payers:
+        if p == winner:
+            continue
+        ctx.payer, ctx.payee = p, winner
+        amount = rule.pays(ctx)
+        if amount < 0:
+            raise EvalError(f"the automatic win '{rule.id}' pays a negative amount ({amount})")
+        if amount:
+            out.append(Payment(rule.id, p, winner, amount))
+    return out

@@ -1,0 +1,242 @@
+"""Sessions: a sequence of hands with the deal rotating, a money ledger, a score sheet, side
+bets and settlement at the end. ``tonk play``, ``tonk simulate`` and session scenarios use it.
+
+Everything here is generic: the ruleset's ``session`` section (the last hands at a higher stake,
+side bets) and ``scoring`` section (a score sheet instead of money) say what happens.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from tonkdsl.interpreter.dealer import next_dealer
+from tonkdsl.interpreter.engine import Layout, RulesetError, State, deal
+from tonkdsl.language.expr.compiler import EvalError
+from tonkdsl.language.names import EvalContext
+from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.language.ruleset import Ruleset, SideBet
+
+
+@dataclass(frozen=True)
+class BetResult:
+    id: str
+    paid_in: tuple[int, ...]  # what each seat put into the pot this hand
+    winner: int | None
+    won: int  # the pot taken (0 if nobody won it)
+    pot_after: int
+
+
+# A match that never meets its end (a condition that cannot hold) stops after this many hands.
+MAX_MATCH_HANDS = 1000
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    index: int
+    dealer: int
+    stake: int
+    outcome: Outcome  # by the hand's own seats (``seats``)
+    bets: tuple[BetResult, ...] = ()
+    seats: tuple[int, ...] = ()  # the session seat of each seat of the hand (players still in)
+    eliminated: tuple[int, ...] = ()  # session seats out of the match after this hand
+
+
+@dataclass(frozen=True)
+class Settlement:
+    money: list[int]  # each seat's money at the end of the session
+    winners: list[int]  # the seats that won the session
+
+
+@dataclass
+class Session:
+    """A session of hands. Call :meth:`start_hand`, play the state, then :meth:`finish_hand`."""
+
+    ruleset: Ruleset
+    num_players: int
+    stake: int = 1
+    hands: int | None = None
+    dealer: int = 0
+    ledger: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    pots: dict[str, list[int]] = field(default_factory=dict)  # bet id -> contributions by seat
+    records: list[HandRecord] = field(default_factory=list)
+    active: list[int] = field(default_factory=list)  # the seats still in the match, in seat order
+    pot: int = 0  # the money in the ruleset's pot, carried from hand to hand until won
+    match_over: bool = False  # the match's end condition held after a hand
+
+    def __post_init__(self) -> None:
+        if self.hands is None:
+            self.hands = self.ruleset.session.hands
+        self.ledger = self.ledger or [0] * self.num_players
+        self.scores = self.scores or [0] * self.num_players
+        self.active = self.active or list(range(self.num_players))
+        for bet in self.ruleset.session.side_bets:
+            self.pots.setdefault(bet.id, [0] * self.num_players)
+
+    @property
+    def index(self) -> int:
+        return len(self.records)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The session seat of each seat of the next (or current) hand: the players still in."""
+        return tuple(self.active)
+
+    def is_over(self) -> bool:
+        if self.hands is not None and self.index >= self.hands:
+            return True
+        if self.ruleset.session.is_match:
+            return self.match_over or len(self.active) <= 1 or self.index >= MAX_MATCH_HANDS
+        return False
+
+    def totals(self) -> list[int]:
+        """Each seat's total so far: the score sheet, or the money where there is none."""
+        return list(self.scores) if self.ruleset.score_sheet != "money" else list(self.ledger)
+
+    def stake_for(self, index: int) -> int:
+        """The stake of hand ``index``: the last hands of a session may be for more ("the Big One")."""
+        rules = self.ruleset.session
+        if self.hands is not None and rules.big_one_last and index >= self.hands - rules.big_one_last:
+            return self.stake * rules.big_one_multiplier
+        return self.stake
+
+    def start_hand(self, *, seed: int = 0, layout: Layout | None = None) -> State:
+        """Deal the next hand to the players still in (its seats are ``seats``, in order)."""
+        if self.is_over():
+            raise ValueError(f"the session is over ({self.index} hands)")
+        seats = self.active
+        if layout is not None and len(seats) < self.num_players:
+            local = {g: i for i, g in enumerate(seats)}
+            out = [g for g in layout.hands if g not in local]
+            if out:
+                raise ValueError(f"seat {out[0]} is out of the match and is dealt no hand")
+            layout = Layout({local[g]: h for g, h in layout.hands.items()}, layout.upcard, layout.stock_top)
+        totals = self.totals()
+        return deal(self.ruleset, len(seats), seed=seed, dealer=seats.index(self.dealer),
+                    stake=self.stake_for(self.index), layout=layout, unit=self.stake,
+                    totals=tuple(totals[g] for g in seats), pot=self.pot)
+
+    def finish_hand(self, state: State, *, named_suits: Mapping[str, str] | None = None,
+                    bettors: Mapping[str, Sequence[int]] | None = None) -> HandRecord:
+        """Book a finished hand: ledger, score sheet, side bets; the deal passes on."""
+        outcome = state.outcome()
+        if outcome is None:
+            raise ValueError("the hand is not over")
+        seats = tuple(self.active)
+        self.pot = state.pot
+        for seat, v in enumerate(outcome.payouts):
+            self.ledger[seats[seat]] += v
+        for seat, v in enumerate(outcome.scores):
+            self.scores[seats[seat]] += v
+        side_bets = self.ruleset.session.side_bets
+        bets = tuple(self._settle_bet(state, bet, (named_suits or {}).get(bet.id),
+                                      (bettors or {}).get(bet.id)) for bet in side_bets) if side_bets else ()
+        nxt = seats[next_dealer(self.ruleset, state.dealer, len(seats), state)]
+        out = self._match_after(state, seats)
+        record = HandRecord(self.index, self.dealer, state.stake, outcome, bets, seats, out)
+        self.records.append(record)
+        while nxt not in self.active:  # an eliminated dealer: the deal passes to the next player still in
+            nxt = (nxt + 1) % self.num_players
+        self.dealer = nxt
+        return record
+
+    def _match_after(self, state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+        """After a hand of a match: who is out, and whether the match is over."""
+        rules = self.ruleset.session
+        if not rules.is_match:
+            return ()
+        totals = self.totals()
+        state.totals = tuple(totals[g] for g in seats)  # the expressions read the totals after the hand
+        out: list[int] = []
+        try:
+            if rules.eliminate_when is not None:
+                out = [g for i, g in enumerate(seats) if state._eval(rules.eliminate_when, EvalContext(state, i))]
+                if len(out) == len(seats):  # everyone out at once: the best totals stay in
+                    best = self._best([totals[g] for g in seats])
+                    out = [g for g in out if totals[g] != best]
+                for g in out:
+                    self.active.remove(g)
+            if rules.ends_when is not None and state._eval(rules.ends_when, EvalContext(state)):
+                self.match_over = True
+        except EvalError as exc:
+            raise RulesetError(f"the match rule failed: {exc}") from None
+        return tuple(out)
+
+    def _best(self, totals: Sequence[int]) -> int:
+        lowest = self.ruleset.session.lowest_total_wins
+        if lowest is None:
+            lowest = self.ruleset.lowest_score_wins
+        return min(totals) if lowest else max(totals)
+
+    def match_winners(self) -> list[int]:
+        """The winners of a match: the last player left, else the best total among those still in."""
+        if len(self.active) == 1:
+            return list(self.active)
+        totals = self.totals()
+        best = self._best([totals[g] for g in self.active])
+        return [g for g in self.active if totals[g] == best]
+
+    def _settle_bet(self, state: State, bet: SideBet, suit: str | None, bettors: Sequence[int] | None) -> BetResult:
+        try:
+            amount = int(bet.amount(EvalContext(state)))
+        except EvalError as exc:
+            raise RulesetError(f"the side bet '{bet.id}' failed: {exc}") from None
+        pot = self.pots[bet.id]
+        seats = list(range(state.num_players)) if bettors is None else sorted(set(bettors))
+        paid = [0] * self.num_players
+        to_session = self.active  # a seat of the hand -> a seat of the session
+        for s in seats:
+            paid[to_session[s]] = amount
+            pot[to_session[s]] += amount
+            self.ledger[to_session[s]] -= amount
+        winner = self._bet_winner(state, bet, suit, seats)
+        winner = None if winner is None else to_session[winner]
+        won = 0
+        if winner is not None:
+            won = sum(pot)
+            self.ledger[winner] += won
+            pot[:] = [0] * self.num_players
+        elif not bet.carry_over:
+            for s in range(self.num_players):  # nobody won and nothing carries: money back
+                self.ledger[s] += pot[s]
+            pot[:] = [0] * self.num_players
+        return BetResult(bet.id, tuple(paid), winner, won, sum(pot))
+
+    def _bet_winner(self, state: State, bet: SideBet, suit: str | None, seats: Sequence[int]) -> int | None:
+        pack = state.pack
+        if bet.kind == "named_suit":
+            if suit is None:
+                raise ValueError(f"the side bet '{bet.id}' needs the suit the dealer named")
+            order = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
+            best: tuple[int, int] | None = None
+            for s in seats:
+                for c in state.dealt_hands[s]:
+                    if pack.suits[c] == suit and (best is None or order[pack.ranks[c]] > best[0]):
+                        best = (order[pack.ranks[c]], s)
+            return best[1] if best is not None else None
+        # "natural": the first player to lay a spread of three cards takes the pot.
+        return next((seat for seat, size in state.spread_log if size == 3 and seat in seats), None)
+
+    def money(self) -> list[int]:
+        """Each seat's money at the end: the ledger, plus the score sheet in stakes when scores
+        are units. Money left in side-bet pots goes back to those who put it in."""
+        money = list(self.ledger)
+        for pot in self.pots.values():
+            for s, v in enumerate(pot):
+                money[s] += v
+        if self.ruleset.score_sheet == "units":
+            money = [m + sc * self.stake for m, sc in zip(money, self.scores)]
+        return money
+
+    def settlement(self) -> Settlement:
+        """Money at the end (:meth:`money`) and who won the session."""
+        money = self.money()
+        if self.ruleset.session.is_match:
+            return Settlement(money, self.match_winners())
+        if self.ruleset.score_sheet == "points":
+            best = min(self.scores) if self.ruleset.lowest_score_wins else max(self.scores)
+            winners = [s for s, v in enumerate(self.scores) if v == best]
+        else:
+            top = max(money)
+            winners = [s for s, v in enumerate(money) if v == top]
+        return Settlement(money, winners)

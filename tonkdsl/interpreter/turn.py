@@ -1,0 +1,728 @@
+"""The turn: which actions are legal now, and what each action does.
+
+:class:`TurnRules` is the part of :class:`~tonkdsl.interpreter.engine.State` that follows a turn: start
+(drop, claim, draw), play (spreads, hits, discard), and the slaps and extra discards that may
+come between turns. Every guard and limit is read from the ruleset.
+"""
+from __future__ import annotations
+
+from functools import reduce
+from operator import or_
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
+from tonkdsl.interpreter.melds import MeldRules
+from tonkdsl.language.names import EvalContext
+from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.language.ruleset import DealWin, Ruleset
+from tonkdsl.interpreter.table import EAT, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
+
+_DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
+_EAT, _PASS = A.Eat(), A.Pass()
+
+
+class TurnRules:
+    """Legal actions and their effects (a part of State)."""
+
+    if not TYPE_CHECKING:  # State declares the slots; mypy checks the attributes listed below
+        __slots__ = ()
+
+    if TYPE_CHECKING:  # provided by State
+        ruleset: Ruleset
+        pack: Pack
+        melds: MeldRules
+        num_players: int
+        dealer: int
+        first_seat: int
+        hands: list[list[int]]
+        stock: list[int]
+        discard_pile: list[int]
+        spreads: list[TableSpread]
+        current: int
+        phase: str
+        turn_number: int
+        round_number: int
+        taken_discard: int | None
+        hit_cards_this_turn: int
+        stats: list[PlayerStats]
+        slap_window: tuple[int, int] | None
+        out_of_turn_seat: int | None
+        spread_log: list[tuple[int, int]]
+        _outcome: Outcome | None
+        _listened: frozenset[str]
+        hand_value: list[int]
+        hand_sig: list[int]
+        hand_discards: list[list[A.Discard]]
+        knocker: int | None
+        last_round_left: int
+        knock_declared: bool
+        seed: int
+        rebuilds: int
+        public_cards: list[int]
+        last_discard: list[int]
+        eat_queue: list[int]
+        eaten_turn: int
+        def _take(self, seat: int, card: int) -> None: ...
+
+        def current_player(self) -> int: ...
+        def clone(self) -> Any: ...
+        def is_terminal(self) -> bool: ...
+        def _ctx(self, **roles: Any) -> EvalContext: ...
+        def _test(self, compiled: Any, actor: int) -> Any: ...
+        def _eval(self, compiled: Any, ctx: EvalContext) -> Any: ...
+        def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None: ...
+        def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
+        def _end_dead(self, message: str) -> None: ...
+        def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None: ...
+        # provided by TurnFlow (tonkdsl/interpreter/turn_flow.py)
+        def _with_play_drop(self, seat: int) -> A.ActionList: ...
+        def _drop_ok_without(self, seat: int, card: int) -> bool: ...
+        def _knock(self, seat: int) -> None: ...
+        def _refuse_drop(self, seat: int) -> None: ...
+        def _rebuild_stock(self) -> bool: ...
+        def _open_eat_window(self, card: int, discarder: int) -> bool: ...
+        def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool: ...
+        def _close_eat_window(self) -> None: ...
+        def _after_discard(self, seat: int, card: int) -> bool: ...
+        def _do_eat(self, seat: int, action: A.Action) -> None: ...
+
+    # --- legal actions ------------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list[A.Action]:
+        """Every action the player to act (or ``seat``, out of turn: slaps) may take now.
+
+        Empty once the hand is over. The list is an :class:`~tonkdsl.interpreter.actions.ActionList`
+        (grouped by kind, with the card ids of the discards)."""
+        if seat is None and self.out_of_turn_seat is None:  # the common case first
+            phase = self.phase
+            if phase == PLAY:  # the play list itself unless drops come after the draw (one call less)
+                return self._with_play_drop(self.current) if self.melds.play_drop else self._play_list(self.current)
+            if phase == START:
+                return self._start_options(self.current)
+        if self._outcome is not None:
+            return []
+        current = self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
+        if seat is not None and seat != current:
+            return self._slap_options(seat)
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_options(current)
+        if phase == START:
+            return self._start_options(current)
+        if phase == EAT:
+            return A.ActionList.grouped((_EAT, _PASS))
+        out = A.ActionList()  # EXTRA: the slapper discards any card
+        out.spans = {}
+        out.discard_cards = ()
+        self._add_discards(out, current, None)
+        return out
+
+    def _start_options(self, seat: int) -> A.ActionList:
+        melds = self.melds
+        kinds = melds.start_kinds  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
+        if melds.drop_varies and self._can_drop(seat):  # (no drop in the last round after a drop)
+            kinds |= 1
+        if melds.has_claims and self._claimable(seat) is not None:
+            kinds |= 2
+        # Taking the discard into a hand that keeps other cards needs no check unless the card
+        # must be played at once (see _can_draw_discard).
+        if melds.draws_discard and self.discard_pile and (
+                (self.hands[seat] and not self.ruleset.discard_must_be_used and melds.unique_names)
+                or self._can_draw_discard(seat)):
+            kinds |= 8
+        slaps = self._slap_options(seat) if self.slap_window is not None else None
+        actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
+        out = A.ActionList(actions)
+        out.discard_cards = ()
+        if slaps:  # the slaps come first
+            n = len(slaps)
+            out[:0] = slaps
+            out.spans = {A.Slap: (0, n), **{k: (a + n, b + n) for k, (a, b) in spans.items()}}
+        else:
+            out.spans = spans  # shared: the spans of an ActionList are read, never changed
+        return out
+
+    def _play_options(self, seat: int) -> A.ActionList:
+        """What ``seat`` may do after drawing (a drop joins where the ruleset allows it then)."""
+        if self.melds.play_drop:
+            return self._with_play_drop(seat)
+        return self._play_list(seat)
+
+    def _play_list(self, seat: int) -> A.ActionList:
+        """The spreads, hits and discards ``seat`` may play after drawing."""
+        rs = self.ruleset
+        melds = self.melds
+        hand = self.hands[seat]
+        out = A.ActionList()
+        out.spans = _NO_SPANS  # replaced by a list's own spans once it has spreads or hits
+        out.discard_cards = ()
+        # The hand's signature is kept by the state: most hands fail its two bit tests at once.
+        combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
+        # Identical cards (jokers, several decks) make the same action from different ids:
+        # each action is listed once.
+        seen: set[Any] | None = None
+        if combos:
+            if not melds.unique_names:
+                seen = set()
+            spread_of = melds.spread_actions
+            for combo in combos:
+                spread = spread_of.get(combo) or melds.spread_action(combo)
+                if seen is not None:
+                    key = tuple(sorted(spread.cards))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                if not self._strands(seat, combo, spread):
+                    out.append(spread)
+            if out:
+                out.spans = {A.Spread: (0, len(out))}
+        if self.spreads:
+            start = len(out)
+            if seen is None and not melds.unique_names:
+                seen = set()
+            for number, combo in self._hit_options(seat):
+                hit = melds.hit_action(combo, number)
+                if seen is not None:
+                    hit_key = (tuple(sorted(hit.cards)), number)
+                    if hit_key in seen:
+                        continue
+                    seen.add(hit_key)
+                if not self._strands(seat, combo, hit):
+                    out.append(hit)
+            if len(out) > start:
+                if out.spans is _NO_SPANS:
+                    out.spans = {}
+                out.spans[A.Hit] = (start, len(out))
+        taken = self.taken_discard
+        if taken is not None:
+            if (rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)) and taken in hand:
+                return out  # the card taken must go into a spread before any discard
+            skip = taken if rs.not_the_card_taken else None
+        else:
+            skip = None
+        if rs.hold_allowed is not None and self._held_spread(seat) is not None:
+            return out
+        if melds.unique_names and hand and (skip is None or skip not in hand):
+            # The common case: one discard per card, kept by the state beside the hand.
+            if out:
+                n = len(out)
+                out.spans[A.Discard] = (n, n + len(hand))
+            else:  # discards only: spans shared by every list of this length
+                out.spans = _DISCARDS_ONLY.get(len(hand)) or _discards_only(len(hand))
+            out += self.hand_discards[seat]
+            out.discard_cards = hand[:]
+            return out
+        self._add_discards(out, seat, skip)
+        return out
+
+    def _add_discards(self, out: A.ActionList, seat: int, skip: int | None) -> None:
+        """Append a discard of each card of ``seat``'s hand but ``skip`` (two jokers are one
+        discard)."""
+        hand = self.hands[seat]
+        discard_of = self.melds.discard_actions
+        # Identical cards (several decks) share one discard action: skipping the card taken
+        # skips its twins too, and each name is offered once.
+        seen: set[int] = {id(discard_of[skip])} if skip is not None else set()
+        cards = []
+        for c in hand:
+            if id(discard_of[c]) not in seen:
+                seen.add(id(discard_of[c]))
+                cards.append(c)
+        if cards:
+            if out.spans is _NO_SPANS:
+                out.spans = {}
+            out.spans[A.Discard] = (len(out), len(out) + len(cards))
+            out += map(discard_of.__getitem__, cards)
+            out.discard_cards = cards
+
+    def _slap_options(self, seat: int) -> list[A.Action]:
+        slapping = self.ruleset.slapping
+        if slapping is None or self.slap_window is None or self.phase != START:
+            return []
+        if slapping.priority == "next_player" and seat != self.current:
+            return []
+        card, _discarder = self.slap_window
+        out: list[A.Action] = []
+        for i, sp in enumerate(self.spreads):
+            if self._slap_fits(seat, card, sp):
+                out.append(A.Slap(self.pack.names[card], i + 1))
+        return out
+
+    def _slap_fits(self, seat: int, card: int, sp: TableSpread) -> bool:
+        slapping = self.ruleset.slapping
+        if slapping is None or not self._may_hit(seat, sp):
+            return False
+        check = self.melds.is_book if sp.kind == "book" else self.melds.is_run
+        if not check(sp.cards + [card]):
+            return False
+        return bool(self._eval(slapping.allowed, self._ctx(actor=seat, owner=sp.owner)))
+
+    def _held_spread(self, seat: int) -> tuple[int, ...] | None:
+        """A spread the player holds and must lay before discarding, if the ruleset says so."""
+        rs = self.ruleset
+        if rs.hold_allowed is None or self._eval(rs.hold_allowed, self._ctx(actor=seat)):
+            return None
+        for combo in self.melds.spreads_in(self.hands[seat]):
+            if rs.hold_except is not None and self._eval(rs.hold_except, self._ctx(actor=seat, spread=combo)):
+                continue
+            if not self._strands(seat, combo, self.melds.spread_action(combo)):
+                return combo
+        return None
+
+    def _strands(self, seat: int, cards: Sequence[int], action: A.Action) -> bool:
+        """Whether playing ``cards`` would leave the player stuck: still holding the card taken
+        from the discard pile, which may not be discarded (or must be used first), with no way
+        to go on. Such a play is refused, so that a hand can always continue."""
+        taken = self.taken_discard
+        rs = self.ruleset
+        must_use = rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)
+        if taken is None or not (rs.not_the_card_taken or must_use):
+            return False
+        rest = list(self.hands[seat])
+        for c in cards:
+            rest.remove(c)
+        names = self.pack.names
+        if taken not in rest and names[taken] not in map(names.__getitem__, rest):
+            return False
+        if not must_use and any(names[c] != names[taken] for c in rest):
+            return False  # another card can be discarded (not the card taken, nor its twin)
+        twin = self.clone()
+        twin.taken_discard = None  # play the action without this check, then look at what is left
+        twin._apply(action)
+        twin.taken_discard = taken
+        return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
+
+    def _can_drop(self, seat: int) -> bool:
+        return self.knocker is None and bool(self._test(self.ruleset.drop_allowed, seat))
+
+    def _claimable(self, seat: int) -> DealWin | None:
+        rs = self.ruleset
+        ctx = self._ctx(actor=seat)
+        if rs.claim_when is not None and not self._eval(rs.claim_when, ctx):
+            return None
+        for rule in rs.deal_wins:
+            if rule.claim is not None and self._eval(rule.claim, ctx) and self._eval(rule.when, ctx):
+                return rule
+        return None
+
+    def _can_draw_discard(self, seat: int) -> bool:
+        rs = self.ruleset
+        if "discard" not in rs.draw_from or not self.discard_pile:
+            return False
+        card = self.discard_pile[-1]
+        hand = self.hands[seat] + [card]
+        # The card must be usable at once (discard_must_be_used), or, with a hand that is empty
+        # or holds only its twins (several decks, jokers), no card could be discarded after it
+        # (not_the_card_taken): then it must fit a spread.
+        names = self.pack.names
+        only_twins = all(names[c] == names[card] for c in self.hands[seat])
+        if rs.discard_must_be_used or (rs.not_the_card_taken and only_twins):
+            return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
+                card in combo for _, combo in self._hit_options(seat, hand))
+        return True
+
+    def _hit_options(self, seat: int, hand: Sequence[int] | None = None) -> list[tuple[int, tuple[int, ...]]]:
+        rs = self.ruleset
+        if not self.spreads:
+            return []
+        limit = len(hand if hand is not None else self.hands[seat])
+        if rs.hits_per_turn is not None:
+            limit = min(limit, rs.hits_per_turn - self.hit_cards_this_turn)
+        if limit <= 0:
+            return []
+        cards = hand if hand is not None else self.hands[seat]
+        melds = self.melds
+        # The signature's low bits are the mask of the cards held: the other bits never meet
+        # a mask of cards.
+        held = self.hand_sig[seat] if hand is None else reduce(or_, map(melds.card_bit.__getitem__, hand), 0)
+        out = []
+        for i, sp in enumerate(self.spreads):
+            fits = sp.fits
+            if fits is None:
+                fits = sp.fits = melds.accepts(sp.cards, sp.kind)
+            if not fits & held or not self._may_hit(seat, sp):
+                continue
+            for combo in melds.hits_on(sp.cards, sp.kind, cards, limit, fits):
+                out.append((i + 1, combo))
+        return out
+
+    def _may_hit(self, seat: int, sp: TableSpread) -> bool:
+        rs = self.ruleset
+        if sp.kind == "book" and not rs.hit_books:
+            return False
+        if sp.kind == "run" and not rs.hit_runs:
+            return False
+        if rs.hit_spreads == "own" and sp.owner != seat:
+            return False
+        if rs.hit_spreads == "others" and sp.owner == seat:
+            return False
+        return True
+
+    # --- applying -----------------------------------------------------------------------
+    def why_illegal(self, action: A.Action) -> str | None:
+        """``None`` when ``action`` is legal now, else the reason in a player's words."""
+        try:
+            self.clone()._apply(action)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def apply(self, action: A.Action | str, player: int | None = None) -> None:
+        """Apply an action of the player to act, or of ``player`` out of turn (a slap).
+
+        Raises :class:`IllegalAction` with the reason."""
+        # The common case first: the player to act, in a phase where this kind of action is
+        # played. Everything else (text, a slap, out of turn, an extra discard, the hand
+        # over, the wrong phase) takes the long way, which also words the refusals.
+        handler = _HANDLERS[self.phase].get(type(action))
+        if handler is not None and player is None and self.out_of_turn_seat is None:
+            handler(self, self.current, action)
+            return None
+        return self._apply_other(action, player)
+
+    _apply = apply
+
+    def _apply_other(self, action: A.Action | str, player: int | None) -> None:
+        if isinstance(action, str):
+            try:
+                action = A.parse_action(action)
+            except A.ActionSyntaxError as exc:
+                raise IllegalAction(str(exc)) from None
+        if self._outcome is not None:
+            raise IllegalAction("the hand is over")
+        if self.phase == EAT and player is not None and player != self.out_of_turn_seat:
+            if isinstance(action, A.Eat) and player in self.eat_queue:
+                return self._do_eat(player, action)
+            if self.may_act_out_of_turn(player, action):
+                self._close_eat_window()  # the next player acts: nobody eats
+                if self._outcome is not None:
+                    raise IllegalAction("the hand is over")
+                return self._apply_other(action, None)
+        seat = self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
+        kind = type(action)
+        if kind is A.Slap:
+            return self._slap(seat if player is None else player, action)  # type: ignore[arg-type]
+        if player is not None and player != seat:
+            raise IllegalAction("only a slap may be played out of turn")
+        handler = _HANDLERS[self.phase].get(kind)
+        if handler is None:
+            raise IllegalAction(self._out_of_phase(action))
+        handler(self, seat, action)
+        return None
+
+    def _out_of_phase(self, action: A.Action) -> str:
+        if self.phase == EXTRA:
+            return "you slapped: discard an extra card now"
+        if self.phase == EAT:
+            return "you may eat the last discard or pass ('eat' or 'pass')"
+        if isinstance(action, (A.Eat, A.Pass)):
+            return "there is no discard to eat now"
+        if (self.phase == PLAY and isinstance(action, (A.DrawStock, A.DrawDiscard)) and self.turn_number == 1
+                and not self.ruleset.first_turn_draws):
+            return "the first player does not draw on the first turn: lay spreads and discard"
+        if self.phase == START:
+            return f"you must draw first ('{action}' comes after 'draw stock' or 'draw discard')"
+        if isinstance(action, (A.Drop, A.Claim)):
+            return f"'{action}' is only allowed at the start of your turn, before drawing"
+        if isinstance(action, (A.DrawStock, A.DrawDiscard)):
+            return "you have already drawn this turn"
+        return f"'{action}' is not possible now"  # pragma: no cover - every action has a phase
+
+    # --- one method per action ----------------------------------------------------------
+    def _do_drop(self, seat: int, action: A.Action) -> None:
+        if "start" not in self.ruleset.drop_at:
+            raise IllegalAction("in this ruleset you drop after drawing, not at the start of your turn")
+        self._refuse_drop(seat)
+        self._knock(seat)
+
+    def _do_claim(self, seat: int, action: A.Action) -> None:
+        rule = self._claimable(seat)
+        if rule is None:
+            raise IllegalAction("there is no win to claim now")
+        self._finish_deal_wins({seat: rule}, [seat])
+
+    def _do_draw_stock(self, seat: int, action: A.Action) -> None:
+        if not self.melds.draws_stock:
+            raise IllegalAction("this ruleset does not let you draw from the stock")
+        if not self.stock and not self._rebuild_stock():
+            self._end("stock_exhausted", actor=seat)
+            return
+        self._draw(seat, self.stock.pop(), False)
+
+    def _do_draw_discard(self, seat: int, action: A.Action) -> None:
+        if "discard" not in self.ruleset.draw_from:
+            raise IllegalAction("this ruleset does not let you take the discard")
+        if not self.discard_pile:
+            raise IllegalAction("the discard pile is empty")
+        if not self._can_draw_discard(seat):
+            raise IllegalAction("a card taken from the discard pile must go into a spread at once, "
+                                "and this one cannot")
+        self._draw(seat, self.discard_pile.pop(), True)
+
+    def _do_spread(self, seat: int, action: A.Spread) -> None:
+        if self.knock_declared:
+            raise IllegalAction("you have dropped: discard a card to end your turn")
+        cards = self._take_ids(seat, action.cards)
+        self._refuse_stranding(seat, cards, action)
+        kind = self.melds.kind(cards)
+        if kind is None:
+            raise IllegalAction(f"{' '.join(action.cards)} is not a spread ({self.melds.describe()})")
+        self._remove(seat, cards)
+        self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self.melds.table_order.__getitem__)))
+        self.spread_log.append((seat, len(cards)))
+        st = self.stats[seat]
+        st.spreads += 1
+        st.spreads_this_turn += 1
+        if "spread_laid" in self._listened:
+            self._event("spread_laid", seat, spread=tuple(cards))
+        self._after_play(seat, by_spread=True)
+
+    def _do_hit(self, seat: int, action: A.Hit) -> None:
+        rs = self.ruleset
+        if self.knock_declared:
+            raise IllegalAction("you have dropped: discard a card to end your turn")
+        cards = self._take_ids(seat, action.cards)
+        self._refuse_stranding(seat, cards, action)
+        if action.target > len(self.spreads):
+            raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
+        sp = self.spreads[action.target - 1]
+        if not self._may_hit(seat, sp):
+            what = {"book": "books", "run": "runs"}[sp.kind]
+            if (sp.kind == "book" and not rs.hit_books) or (sp.kind == "run" and not rs.hit_runs):
+                raise IllegalAction(f"{what} cannot be hit in this ruleset")
+            raise IllegalAction("you may not hit that player's spread in this ruleset")
+        if rs.hits_per_turn is not None and self.hit_cards_this_turn + len(cards) > rs.hits_per_turn:
+            raise IllegalAction(f"only {rs.hits_per_turn} card(s) may be played onto spreads per turn")
+        check = self.melds.is_book if sp.kind == "book" else self.melds.is_run
+        if not check(sp.cards + cards):
+            raise IllegalAction(f"{' '.join(action.cards)} does not fit spread {action.target} "
+                                f"({' '.join(self.pack.names[c] for c in sp.cards)})")
+        self._remove(seat, cards)
+        sp.cards, sp.fits = sorted(sp.cards + cards, key=self.melds.table_order.__getitem__), None
+        self.stats[seat].hits += len(cards)
+        self.hit_cards_this_turn += len(cards)
+        self._event("spread_hit", seat, owner=sp.owner, spread=tuple(sp.cards))
+        if rs.hit_ends_turn and self.hands[seat]:
+            self._next_turn()
+            return
+        self._after_play(seat, by_spread=False)
+
+    def _do_discard(self, seat: int, action: A.Discard) -> None:
+        rs = self.ruleset
+        melds = self.melds
+        # Read once: most rulesets neither drop in play nor eat, and every discard asks twice.
+        discard_flow = melds.discard_flow
+        hand = self.hands[seat]
+        card = melds.only_id.get(action.card, -1)
+        if card < 0 or card not in hand:
+            (card,) = self._take_ids(seat, (action.card,))
+        taken = self.taken_discard
+        if taken is not None:
+            if rs.not_the_card_taken and self.pack.names[card] == self.pack.names[taken]:  # or its twin
+                raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
+                                    "this turn")
+            if (rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)) and taken in hand:
+                raise IllegalAction("the card you took from the discard pile must go into a spread first")
+        if rs.hold_allowed is not None:
+            held = self._held_spread(seat)
+            if held is not None:
+                raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "
+                                    "lay it before you discard")
+        if discard_flow and self.knock_declared and not self._drop_ok_without(seat, card):
+            raise IllegalAction(f"after discarding {action.card} your hand would not meet the drop condition "
+                                f"'{rs.drop_allowed.source}'")
+        # State._take, written out: every turn but the last ends here.
+        at = hand.index(card)
+        del hand[at]
+        del self.hand_discards[seat][at]
+        self.hand_value[seat] -= melds.value[card]
+        self.hand_sig[seat] -= melds.card_sig[card]
+        self.discard_pile.append(card)
+        self.last_discard[seat] = card
+        if melds.on_discarded:
+            self._event("discarded", seat)
+        if not hand and self._test(rs.going_out_allowed, seat):
+            self.stats[seat].out_by_spread = False
+            self._end("out_on_discard", actor=seat)
+            return
+        if discard_flow and self._after_discard(seat, card):
+            return
+        self._next_turn()
+        # Slapping first: most rulesets have none, so the common path skips the outcome test.
+        if rs.slapping is not None and self._outcome is None:
+            self._open_slap_window(card, seat)
+
+    def _do_extra_discard(self, seat: int, action: A.Discard) -> None:
+        (card,) = self._take_ids(seat, (action.card,))
+        self._remove(seat, [card])
+        self.discard_pile.append(card)
+        self.last_discard[seat] = card
+        self.out_of_turn_seat = None
+        self.phase = START
+        self._event("discarded", seat)
+        if not self.hands[seat] and self._test(self.ruleset.going_out_allowed, seat):
+            self._end("out_on_discard", actor=seat)
+            return
+        self._open_slap_window(card, seat)
+
+    def _refuse_stranding(self, seat: int, cards: Sequence[int], action: A.Action) -> None:
+        if self._strands(seat, cards, action):
+            name = self.pack.names[self.taken_discard] if self.taken_discard is not None else "?"
+            raise IllegalAction(f"that would leave you holding only {name}, which you took from the discard "
+                                "pile this turn and may not discard")
+
+    def _open_slap_window(self, card: int, discarder: int) -> None:
+        if self.ruleset.slapping is not None:
+            self.slap_window = (card, discarder)
+
+    def _slap(self, seat: int, action: A.Slap) -> None:
+        slapping = self.ruleset.slapping
+        if slapping is None:
+            raise IllegalAction("this ruleset has no slapping")
+        if self.slap_window is None or self.phase != START:
+            raise IllegalAction("there is no discard to slap now")
+        card, discarder = self.slap_window
+        if self.pack.names[card] != action.card:
+            raise IllegalAction(f"only the last discard ({self.pack.names[card]}) may be slapped")
+        if slapping.priority == "next_player" and seat != self.current:
+            raise IllegalAction("only the next player may slap in this ruleset")
+        if action.target > len(self.spreads):
+            raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
+        sp = self.spreads[action.target - 1]
+        if not self._slap_fits(seat, card, sp):
+            raise IllegalAction(f"{action.card} cannot be slapped onto spread {action.target}")
+        self.discard_pile.pop()
+        self.slap_window = None
+        sp.cards, sp.fits = sorted(sp.cards + [card], key=self.melds.table_order.__getitem__), None
+        self.stats[seat].hits += 1
+        self._event("spread_hit", seat, owner=sp.owner, spread=tuple(sp.cards))
+        extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard
+        if extra and self.hands[seat]:
+            self.out_of_turn_seat = seat
+            self.phase = EXTRA
+
+    def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:
+        """Map card names to ids in ``seat``'s hand; identical cards (jokers, several decks)
+        are interchangeable, the card taken from the discard pile first."""
+        hand = self.hands[seat]
+        taken = self.taken_discard
+        if taken is not None and taken in hand:
+            hand = [taken] + [c for c in hand if c != taken]
+        used: list[int] = []
+        ids_by_name = self.melds.ids_by_name
+        for name in cards:
+            ids = ids_by_name.get(name)  # names from legal_actions() are already canonical
+            if ids is not None and len(ids) == 1 and ids[0] in hand and ids[0] not in used:
+                used.append(ids[0])
+                continue
+            try:
+                canon = format_card(*parse_card(name))
+            except CardSyntaxError as exc:
+                raise IllegalAction(str(exc)) from None
+            match = next((c for c in hand if self.pack.names[c] == canon and c not in used), None)
+            if match is None:
+                if canon in self.pack.names:
+                    raise IllegalAction(f"you do not hold {canon}" if canon not in
+                                        [self.pack.names[c] for c in used] else f"{canon} is named twice")
+                raise IllegalAction(f"{canon} is not in this ruleset's pack")
+            used.append(match)
+        return used
+
+    def _remove(self, seat: int, cards: Sequence[int]) -> None:
+        for c in cards:
+            self._take(seat, c)
+
+    def _draw(self, seat: int, card: int, from_discard: bool) -> None:
+        self.slap_window = None  # the discard is dead once the next player draws
+        self.hands[seat].append(card)
+        melds = self.melds
+        self.hand_discards[seat].append(melds.discard_actions[card])
+        self.hand_value[seat] += melds.value[card]
+        self.hand_sig[seat] += melds.card_sig[card]
+        if from_discard:
+            self.taken_discard = card
+            self.public_cards[seat] |= 1 << card
+        else:
+            self.taken_discard = None
+        self.phase = PLAY
+        if self._listened:
+            self._event("drew", seat)
+            self._event("drew_discard" if from_discard else "drew_stock", seat)
+
+    def _after_play(self, seat: int, *, by_spread: bool) -> None:
+        if self.hands[seat]:
+            return None
+        st = self.stats[seat]
+        st.out_by_spread = by_spread
+        if self._test(self.ruleset.going_out_allowed, seat):
+            return self._end("tonk_out", actor=seat)
+        return self._next_turn()  # cannot go out now: the turn passes with an empty hand
+
+    def _drop(self, seat: int) -> None:
+        won = self._test(self.ruleset.drop_wins_if, seat)
+        self._end("drop_won" if won else "drop_caught", actor=seat, dropper=seat)
+
+    def _next_turn(self) -> None:
+        if self.knocker is not None:  # the last round after a drop
+            if self.last_round_left == 0:
+                self._drop(self.knocker)
+                return
+            self.last_round_left -= 1
+        prev = self.current
+        seat = self.current = prev + 1 if prev + 1 < self.num_players else 0
+        if seat == self.first_seat:
+            self.round_number += 1
+            if "round_end" in self._listened:
+                self._event("round_end", prev)
+        self.phase = START
+        self.taken_discard = None
+        self.hit_cards_this_turn = 0
+        self.turn_number += 1
+        st = self.stats[seat]
+        st.turns += 1
+        st.spreads_this_turn = 0
+        if self.turn_number > MAX_TURNS:
+            self._end_dead(f"the hand reached the engine's turn cap ({MAX_TURNS} turns, MAX_TURNS)")
+            return
+        if not self.stock and self.ruleset.stock_exhausted == "last_card_drawn" and not self._rebuild_stock():
+            self._end("stock_exhausted", actor=seat)
+            return
+        if self.melds.on_turn_start:
+            self._event("turn_start", seat)
+
+
+# The start of a turn offers a few of four actions: each combination is built once.
+_START: tuple[tuple[type, A.Action], ...] = (
+    (A.Drop, _DROP), (A.Claim, _CLAIM), (A.DrawStock, _DRAW_STOCK), (A.DrawDiscard, _DRAW_DISCARD))
+_START_LISTS: dict[int, tuple[tuple[A.Action, ...], dict[type, tuple[int, int]]]] = {}
+
+
+def _start_list(kinds: int) -> tuple[tuple[A.Action, ...], dict[type, tuple[int, int]]]:
+    chosen = [(kind, action) for bit, (kind, action) in enumerate(_START) if kinds >> bit & 1]
+    made = (tuple(a for _, a in chosen), {kind: (i, i + 1) for i, (kind, _) in enumerate(chosen)})
+    _START_LISTS[kinds] = made
+    return made
+
+
+# Spans shared between lists (read, never changed): a list with no action (the spreads or
+# hits it would have found all refused), and lists of discards only, by their length.
+_NO_SPANS: dict[type, tuple[int, int]] = {}
+_DISCARDS_ONLY: dict[int, dict[type, tuple[int, int]]] = {}
+
+
+def _discards_only(n: int) -> dict[type, tuple[int, int]]:
+    made = _DISCARDS_ONLY[n] = {A.Discard: (0, n)}
+    return made
+
+
+_Handler = Callable[[Any, int, Any], None]
+_HANDLERS: dict[str, dict[type, _Handler]] = {
+    START: {A.Drop: TurnRules._do_drop, A.Claim: TurnRules._do_claim,
+            A.DrawStock: TurnRules._do_draw_stock, A.DrawDiscard: TurnRules._do_draw_discard},
+    PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard,
+           A.Drop: lambda state, seat, action: state._do_play_drop(seat, action)},  # in TurnFlow
+    EXTRA: {A.Discard: TurnRules._do_extra_discard},
+    EAT: {A.Eat: lambda state, seat, action: state._do_eat(seat, action),  # in TurnFlow
+          A.Pass: lambda state, seat, action: state._do_pass(seat, action)},
+    OVER: {},
+}

@@ -1,0 +1,223 @@
+"""The turn's newer shapes: a drop (knock) after the draw, the last round after it, eating the
+last discard out of turn, and a stock rebuilt from the discard pile.
+
+:class:`TurnFlow` extends :class:`~tonkdsl.interpreter.turn.TurnRules` (and :class:`~tonkdsl.interpreter.engine.State`
+extends it): every guard and setting is read from the ruleset (``turn.drop.at``,
+``turn.drop.last_round``, ``turn.eat``, ``stock.rebuild``).
+"""
+from __future__ import annotations
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.language.rng import Rng, derive_seed
+from tonkdsl.interpreter.table import EAT, START, IllegalAction, TableSpread
+from tonkdsl.interpreter.turn import _DROP, _NO_SPANS, TurnRules
+
+_REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
+
+
+class TurnFlow(TurnRules):
+    """Drops after the draw, last rounds, eating, rebuilt stocks (a part of State)."""
+
+    __slots__ = ()
+
+    def _after_discard(self, seat: int, card: int) -> bool:
+        """What may follow a discard before the next turn: the drop it completes, or the asking
+        of the players who may eat it. True when the turn does not simply pass."""
+        if self.knock_declared:
+            self.knock_declared = False
+            self._knock(seat)
+            return True
+        return self.ruleset.eat_allowed is not None and self._open_eat_window(card, seat)
+
+    def _with_play_drop(self, seat: int) -> A.ActionList:
+        """The play options where a drop may come after the draw: after a drop declared before
+        the discard only the discard is left; else the drop joins the options."""
+        if self.knock_declared:
+            out = A.ActionList()
+            out.spans = _NO_SPANS
+            out.discard_cards = ()
+            self._add_discards(out, seat, self.taken_discard if self.ruleset.not_the_card_taken else None)
+            cards: list[int] = list(out.discard_cards)
+            keep = [i for i, c in enumerate(cards) if self._drop_ok_without(seat, c)]
+            if len(keep) < len(out):  # only the discards after which the drop holds
+                kept = A.ActionList(out[i] for i in keep)
+                kept.discard_cards = [cards[i] for i in keep]
+                kept.spans = {A.Discard: (0, len(kept))} if kept else _NO_SPANS
+                return kept
+            return out
+        out = self._play_list(seat)
+        if self._can_drop_in_play(seat):
+            spans = dict(out.spans)  # spans may be shared between lists: never changed in place
+            spans[A.Drop] = (len(out), len(out) + 1)
+            out.append(_DROP)
+            out.spans = spans
+        return out
+
+    def _can_drop_in_play(self, seat: int) -> bool:
+        """A drop after the draw: the ruleset allows it there, no drop is pending, and the
+        player keeps a card to discard when the drop comes before the discard."""
+        rs = self.ruleset
+        if self.knock_declared or self.knocker is not None:
+            return False
+        if "instead_of_discard" in rs.drop_at:
+            return self._can_drop(seat)
+        return self._drop_discards(seat) != []
+
+    def _drop_discards(self, seat: int) -> list[int]:
+        """The cards whose discard completes a drop declared before the discard: the drop's
+        condition is read on the hand as it is left."""
+        rs = self.ruleset
+        taken = self.taken_discard
+        names = self.pack.names
+        return [c for c in dict.fromkeys(self.hands[seat])
+                if not (rs.not_the_card_taken and taken is not None and names[c] == names[taken])
+                and self._drop_ok_without(seat, c)]
+
+    def _drop_ok_without(self, seat: int, card: int) -> bool:
+        """Whether the drop's condition holds for ``seat`` once ``card`` is discarded."""
+        allowed = self.ruleset.drop_allowed
+        if allowed.constant is True:
+            return True
+        twin = self.clone()
+        twin._take(seat, card)
+        return bool(twin._test(allowed, seat))
+
+    def _refuse_drop(self, seat: int) -> None:
+        if self.knocker is not None:
+            raise IllegalAction(f"a drop is already made: this is the last round after "
+                                f"{'your' if self.knocker == seat else 'that'} drop")
+        if not self._can_drop(seat):
+            raise IllegalAction("you may not drop now (the ruleset's drop condition "
+                                f"'{self.ruleset.drop_allowed.source}' is false)")
+
+    def _do_play_drop(self, seat: int, action: A.Action) -> None:
+        """A drop after drawing: it ends the turn (instead of the discard), or the discard that
+        follows completes it (before the discard)."""
+        rs = self.ruleset
+        if not self.melds.play_drop:
+            raise IllegalAction(self._out_of_phase(action))
+        if self.knock_declared:
+            raise IllegalAction("you have dropped: discard a card to end your turn")
+        if "instead_of_discard" in rs.drop_at:
+            self._refuse_drop(seat)
+            self._knock(seat)
+            return
+        if self.knocker is not None:
+            self._refuse_drop(seat)
+        if not self._can_drop_in_play(seat):
+            raise IllegalAction("you may not drop now: no discard leaves a hand that meets the ruleset's drop "
+                                f"condition '{rs.drop_allowed.source}'")
+        self.knock_declared = True
+
+    def _knock(self, seat: int) -> None:
+        """A drop: lay the spreads first if the ruleset says so, then decide it now, or after
+        the last round."""
+        rs = self.ruleset
+        if rs.drop_lays_spreads:
+            self._lay_best(seat)
+        if rs.last_round > 0 and self.num_players > 1:
+            self.knocker = seat
+            self.last_round_left = min(rs.last_round, self.num_players - 1)
+            self._next_turn()
+            return
+        self._drop(seat)
+
+    def _lay_best(self, seat: int) -> None:
+        """Lay the spreads of the best arrangement of ``seat``'s hand (what is left is deadwood)."""
+        spreads, _ = self.melds.best_arrangement(self.hands[seat])
+        for combo in spreads:
+            kind = self.melds.kind(combo)
+            if kind is None:  # pragma: no cover - spreads_in lists spreads only
+                continue
+            self._remove(seat, combo)
+            self.spreads.append(TableSpread(seat, kind, sorted(combo, key=self.melds.table_order.__getitem__)))
+            self.spread_log.append((seat, len(combo)))
+            self.stats[seat].spreads += 1
+            if "spread_laid" in self._listened:
+                self._event("spread_laid", seat, spread=tuple(combo))
+
+    def _rebuild_stock(self) -> bool:
+        """Shuffle the discard pile but its top card into a new stock, if the ruleset allows
+        another rebuild this hand (seeded by the deal's seed: the same hand every time)."""
+        if self.rebuilds >= self.ruleset.stock_rebuild or len(self.discard_pile) < 2:
+            return False
+        cards = self.discard_pile[:-1]
+        del self.discard_pile[:-1]
+        Rng(derive_seed(self.seed ^ _REBUILD_SALT, self.rebuilds)).shuffle(cards)
+        self.stock[:] = cards
+        self.rebuilds += 1
+        gone = sum(1 << c for c in cards)  # back in the stock: no longer known to be in a hand
+        self.public_cards = [m & ~gone for m in self.public_cards]
+        return True
+
+    def _open_eat_window(self, card: int, discarder: int) -> bool:
+        """After ``discarder``'s discard: ask the players who may eat it, nearest the
+        discarder's left first. False when no one may (the turn passes as usual)."""
+        if self.knocker is not None:
+            return False  # no eating in the last round after a drop
+        n = self.num_players
+        queue = [s for s in ((discarder + k) % n for k in range(1, n)) if self._may_eat(s, card)]
+        if not queue:
+            return False
+        self.eat_queue = queue
+        self.out_of_turn_seat = queue[0]
+        self.phase = EAT
+        return True
+
+    def _may_eat(self, seat: int, card: int) -> bool:
+        rs = self.ruleset
+        assert rs.eat_allowed is not None
+        if not self._test(rs.eat_allowed, seat):
+            return False
+        if not rs.eat_spread_at_once:
+            return True
+        hand = self.hands[seat] + [card]  # the card must go into a spread (or onto one) at once
+        return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
+            card in combo for _, combo in self._hit_options(seat, hand))
+
+    def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool:
+        """Whether ``seat`` may play ``action`` though another player is asked: a player who
+        may eat eats (those asked before them pass), and the next player's own action ends the
+        asking (everyone passes)."""
+        if self.phase != EAT:
+            return False
+        if isinstance(action, A.Eat):
+            return seat in self.eat_queue
+        return seat == (self.current + 1) % self.num_players and not isinstance(action, A.Pass)
+
+    def _close_eat_window(self) -> None:
+        """Nobody eats: the turn passes to the next player as usual."""
+        self.eat_queue = []
+        self.out_of_turn_seat = None
+        self.phase = START
+        discarder, card = self.current, self.discard_pile[-1]
+        self._next_turn()
+        if self._outcome is None and self.ruleset.slapping is not None:
+            self._open_slap_window(card, discarder)
+
+    def _do_pass(self, seat: int, action: A.Action) -> None:
+        self.eat_queue.remove(seat)
+        if self.eat_queue:
+            self.out_of_turn_seat = self.eat_queue[0]
+        else:
+            self._close_eat_window()
+
+    def _do_eat(self, seat: int, action: A.Action) -> None:
+        if seat not in self.eat_queue:
+            raise IllegalAction("you may not eat this discard")
+        n = self.num_players
+        discarder = self.current
+        card = self.discard_pile.pop()
+        self.eat_queue = []
+        self.out_of_turn_seat = None
+        # The players between the discarder and the eater lose their turn: the turn moves on
+        # as if from the player just before the eater (a round ends if play passes the first seat).
+        skipped = [(discarder + k) % n for k in range(1, (seat - discarder) % n)]
+        if self.first_seat in skipped:
+            self.round_number += 1
+        self.current = (seat - 1) % n
+        self._next_turn()
+        if self._outcome is not None:
+            return
+        self._draw(seat, card, True)
+        self.eaten_turn = self.turn_number

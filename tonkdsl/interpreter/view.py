@@ -1,0 +1,190 @@
+"""What one player may see of a hand: bots and the terminal read views, never the state.
+
+A view is made at every action, so it is a thin window: it keeps the state private and answers
+only what the player may know (their own hand, the table, how many cards the others hold).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from tonkdsl.language.cards import Pack
+from tonkdsl.interpreter.melds import MeldRules
+from tonkdsl.interpreter.engine import State
+from tonkdsl.interpreter.table import START
+from tonkdsl.language.rng import Rng
+from tonkdsl.language.ruleset import Ruleset
+
+
+class View:
+    __slots__ = ("_state", "seat", "pack", "meld_rules")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+        self.pack: Pack = state.pack
+        # The ruleset's spreads and hits (public knowledge).
+        self.meld_rules: MeldRules = state.melds
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules of the game (public)."""
+        return self._state.ruleset
+
+    @property
+    def num_players(self) -> int:
+        return self._state.num_players
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The player's own cards (ids; ``hand_names`` gives their names)."""
+        return tuple(self._state.hands[self.seat])
+
+    @property
+    def hand_mask(self) -> int:
+        """The player's cards as a mask: bit ``c`` is set when they hold card ``c``."""
+        return self._state.hand_sig[self.seat] & self.meld_rules.all_cards
+
+    @property
+    def count(self) -> int:
+        return self._state.hand_value[self.seat]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Every count the player's hand can make, lowest first (several when some card's
+        value is the holder's choice)."""
+        return self.pack.totals(self._state.hands[self.seat])
+
+    @property
+    def hand_names(self) -> tuple[str, ...]:
+        names = self._state.pack.names
+        return tuple(names[c] for c in self._state.hands[self.seat])
+
+    @property
+    def top_discard(self) -> int | None:
+        pile = self._state.discard_pile
+        return pile[-1] if pile else None
+
+    @property
+    def top_discard_name(self) -> str | None:
+        top = self.top_discard
+        return self._state.pack.names[top] if top is not None else None
+
+    @property
+    def spreads(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(owner seat, card ids) of each spread on the table, numbered from 1."""
+        return tuple((sp.owner, tuple(sp.cards)) for sp in self._state.spreads)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._state.stock)
+
+    @property
+    def cards_held(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+        return tuple(len(h) for h in self._state.hands)
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return {k: v[self.seat] for k, v in self._state.counters.items()}
+
+    @property
+    def turn_number(self) -> int:
+        return self._state.turn_number
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def has_pot(self) -> bool:
+        return self._state.ruleset.ante is not None
+
+    @property
+    def pot(self) -> int:
+        """The money in the pot (rulesets with a pot)."""
+        return self._state.pot
+
+    @property
+    def stake(self) -> int:
+        return self._state.stake
+
+    def unseen(self) -> list[int]:
+        """Cards this player has not seen: the others' hands and the stock."""
+        st = self._state
+        seen = set(st.hands[self.seat]) | set(st.discard_pile)
+        for sp in st.spreads:
+            seen.update(sp.cards)
+        return [c for c in range(len(st.pack)) if c not in seen]
+
+    @property
+    def last_discards(self) -> tuple[int | None, ...]:
+        """Per seat, the card they last discarded if their hand has not changed since (None
+        otherwise): public, and a hint at what they kept. A hand changes in its own turn, so
+        only the player in the middle of a turn (they drew) has a stale last discard."""
+        st = self._state
+        acting = st.current_player() if st.phase != START else -1
+        return tuple(c if c >= 0 and seat != acting else None for seat, c in enumerate(st.last_discard))
+
+    def guess_hidden(self, rng: Rng) -> tuple[list[list[int]], list[int]]:
+        """A guess at the cards this player cannot see: every hand (the player's own as it is;
+        each other hand keeps its size and the cards everyone saw go into it, taken from the
+        discard pile or eaten) and the stock, the other unseen cards dealt at random."""
+        st = self._state
+        known = [0 if seat == self.seat else st.public_cards[seat] & st.hand_mask(seat)
+                 for seat in range(st.num_players)]
+        every_known = 0
+        for mask in known:
+            every_known |= mask
+        cards = [c for c in self.unseen() if not every_known >> c & 1]
+        rng.shuffle(cards)
+        hands = []
+        for seat in range(st.num_players):
+            if seat == self.seat:
+                hands.append(list(st.hands[seat]))
+                continue
+            held = [c for c in st.hands[seat] if known[seat] >> c & 1]
+            n = len(st.hands[seat]) - len(held)
+            hands.append(held + cards[:n])
+            cards = cards[n:]
+        return hands, cards
+
+    def world(self, hands: Sequence[Sequence[int]], stock: Sequence[int]) -> State:
+        """A full state with these hands and this stock (a guess from :meth:`guess_hidden`),
+        everything else as this player sees it."""
+        world = self._state.clone()
+        for seat, hand in enumerate(hands):
+            if seat != self.seat:
+                world.set_hand(seat, hand)
+        world.stock = list(stock)
+        return world
+
+    def determinize(self, rng: Rng) -> State:
+        """A full state consistent with what this player sees (:meth:`guess_hidden`). For
+        search bots."""
+        return self.world(*self.guess_hidden(rng))
+
+
+def observation(state: State, seat: int) -> View:
+    return View(state, seat)
+
+
+MAX_ACTIONS_PER_HAND = 50_000
+
+
+def play_out(state: State, policies: Sequence[Callable[[View, Any, Rng], Any]], rng: Rng) -> int:
+    """Let the policies (bots) play ``state`` to its end; returns the number of actions. Used by
+    simulate, lint's simulation and the search bots' rollouts."""
+    if state._outcome is not None:
+        return 0
+    legal_actions, apply = state.legal_actions, state.apply
+    views = [View(state, seat) for seat in range(state.num_players)]  # a view is a live window
+    for n in range(1, MAX_ACTIONS_PER_HAND + 1):
+        seat = state.current if state.out_of_turn_seat is None else state.out_of_turn_seat
+        apply(policies[seat](views[seat], legal_actions(), rng))
+        if state._outcome is not None:
+            return n
+    raise RuntimeError("a hand did not end")  # pragma: no cover - the engine's turn cap ends hands first

@@ -1,0 +1,237 @@
+"""The names an expression may use, and the context it is evaluated in.
+
+This module is the whole surface between the expression language and the game: every name a
+ruleset can write is listed here with its type and a getter. Which names exist depends on the
+place in the ruleset (``dropper`` only in the drop endings, ``payer`` only in amounts, ...).
+"""
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Iterable
+
+from tonkdsl.language.expr.types import BOOL, CARD, NUM, PLAYER, RANK, SUIT, Names, Type, list_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tonkdsl.interpreter.engine import State
+
+
+class EvalContext:
+    """What an expression sees: the state, the players playing a role, the 'where' items."""
+
+    __slots__ = ("state", "actor", "dropper", "payer", "payee", "owner", "scored", "spread", "items",
+                 "declared")
+
+    def __init__(self, state: "State", actor: int | None = None, dropper: int | None = None,
+                 payer: int | None = None, payee: int | None = None, owner: int | None = None,
+                 scored: int | None = None, spread: tuple[int, ...] = ()) -> None:
+        self.state = state
+        self.actor = actor
+        self.dropper = dropper
+        self.payer = payer
+        self.payee = payee
+        self.owner = owner
+        self.scored = scored
+        self.spread = spread
+        self.items: list[Any] = []
+        # The total the actor declares for their own count while a condition about them is
+        # tried with each total their hand can make (see holder_chooses); None otherwise.
+        self.declared: int | None = None
+
+
+_OTHERS: dict[tuple[int, int | None], tuple[int, ...]] = {}  # (players, actor) -> the others
+
+
+def _others(c: EvalContext) -> tuple[int, ...]:
+    key = (c.state.num_players, c.actor)
+    got = _OTHERS.get(key)
+    if got is None:
+        got = _OTHERS[key] = tuple(s for s in range(key[0]) if s != key[1])
+    return got
+
+
+def _lowest(c: EvalContext) -> tuple[int, ...]:
+    counts = c.state.hand_value
+    low = min(counts)
+    return tuple(s for s, v in enumerate(counts) if v == low)
+
+
+GLOBALS: dict[str, tuple[Type, Any, str]] = {
+    "stake": (NUM, attrgetter("state.stake"), "the base stake of the game"),
+    "players": (list_of(PLAYER), lambda c: tuple(range(c.state.num_players)), "every player"),
+    "others": (list_of(PLAYER), _others, "every player but the one the rule is about"),
+    "lowest": (list_of(PLAYER), _lowest, "the player(s) with the lowest count"),
+    "min_count": (NUM, lambda c: min(c.state.hand_value), "the lowest count at the table"),
+    "num_players": (NUM, attrgetter("state.num_players"), "how many play"),
+    "stock": (NUM, lambda c: len(c.state.stock), "cards left in the stock"),
+    "discards": (NUM, lambda c: len(c.state.discard_pile), "cards in the discard pile"),
+    "turn": (NUM, attrgetter("state.turn_number"), "the turn number, 1 for the first turn of the hand"),
+    "round": (NUM, attrgetter("state.round_number"), "the round number, 1 while each player has their first turn"),
+    "spreads_on_table": (NUM, lambda c: len(c.state.spreads), "spreads laid so far this hand"),
+    "dealer": (PLAYER, attrgetter("state.dealer"), "the dealer"),
+    "pot": (NUM, attrgetter("state.pot"), "the money in the pot (rulesets with a pot)"),
+}
+
+ROLES: dict[str, str] = {
+    "actor": "the player the rule is about (who acts, or who ended the hand)",
+    "dropper": "the player who dropped (drop endings only)",
+    "payer": "the player paying (payout amounts only)",
+    "payee": "the player receiving (payout amounts only)",
+    "owner": "the owner of the spread hit (counter events and slapping only)",
+    "scored": "the player whose score changes (score entries only)",
+}
+# Plain attribute reads are operator.attrgetter: called from C, with no Python frame.
+_ROLE_GET = {role: attrgetter(role) for role in ROLES}
+def _winners(c: "EvalContext") -> tuple[int, ...]:
+    out = c.state.outcome()
+    return tuple(out.winners) if out is not None else ()
+
+
+# Sets (of cards or players) that exist in one place only.
+CARD_SETS: dict[str, tuple[Type, Any, str]] = {
+    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except; bonuses on spread_laid, spread_hit)"),
+    "winners": (list_of(PLAYER), _winners, "the winners of the hand that just ended (deal.next_dealer)"),
+}
+
+PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
+    "count": (NUM, lambda c, p: c.state.hand_value[p], "the value of the cards in hand (where values are "
+              "the holder's choice: the lowest total, or in a condition about the holder any total "
+              "that makes it hold)"),
+    # low_count, high_count and totals equal count unless some card's value is the holder's choice.
+    "low_count": (NUM, lambda c, p: c.state.hand_value[p], "the lowest total the hand can make"),
+    "high_count": (NUM, lambda c, p: c.state.pack.totals(c.state.hands[p])[-1],
+                   "the highest total the hand can make"),
+    "totals": (list_of(NUM), lambda c, p: c.state.pack.totals(c.state.hands[p]),
+               "every total the hand can make, lowest first"),
+    "deadwood_count": (NUM, lambda c, p: sum(c.state.melds.value[x] for x in c.state.melds.deadwood(c.state.hands[p])),
+                       "the count of the cards left out of the hand's best arrangement of spreads"),
+    "hand": (list_of(CARD), lambda c, p: tuple(c.state.hands[p]), "the cards in hand"),
+    "cards": (NUM, lambda c, p: len(c.state.hands[p]), "how many cards are in hand"),
+    "seat": (NUM, lambda c, p: p, "the seat, 0 for the first listed player"),
+    "dealt_count": (NUM, lambda c, p: c.state.stats[p].dealt_count, "the count of the hand as dealt"),
+    "spreads": (NUM, lambda c, p: c.state.stats[p].spreads, "spreads laid by the player this hand"),
+    "spreads_this_turn": (NUM, lambda c, p: c.state.stats[p].spreads_this_turn, "spreads laid in the current turn"),
+    "hits": (NUM, lambda c, p: c.state.stats[p].hits, "cards the player added to spreads this hand"),
+    "turns": (NUM, lambda c, p: c.state.stats[p].turns, "turns the player has started this hand"),
+    "out_by_spread": (BOOL, lambda c, p: c.state.stats[p].out_by_spread, "the hand was emptied by laying a new spread"),
+    "is_dealer": (BOOL, lambda c, p: p == c.state.dealer, "the player dealt this hand"),
+    "deal_win": (BOOL, lambda c, p: p in c.state.deal_winners, "the player holds an automatic win on the deal"),
+    "total": (NUM, lambda c, p: c.state.totals[p],
+              "the player's total in the session so far: the score sheet, or money where there is none"),
+    "payout": (NUM, lambda c, p: c.state.outcome().payouts[p] if c.state.outcome() is not None else 0,
+               "the player's net gain in money this hand (0 until the hand ends)"),
+}
+
+
+def _declared_count(c: EvalContext, p: int) -> int:
+    """``count`` where values may be chosen: the total the actor is trying, else the lowest."""
+    declared = c.declared
+    if declared is not None and p == c.actor:
+        return declared
+    return int(c.state.hand_value[p])
+
+
+def holder_chooses(fn: Any) -> Any:
+    """A condition about the actor, where card values may be chosen: it holds when some total
+    of the actor's hand makes it hold (the holder declares the count that suits them)."""
+    def chosen(ctx: EvalContext) -> Any:
+        state = ctx.state
+        actor = ctx.actor
+        if actor is None:
+            return fn(ctx)
+        totals = state.pack.totals(state.hands[actor])
+        if len(totals) == 1:
+            return fn(ctx)
+        try:
+            for total in totals:
+                ctx.declared = total
+                if fn(ctx):
+                    return True
+            return False
+        finally:
+            ctx.declared = None
+    return chosen
+
+
+CARD_ATTRS: dict[str, tuple[Type, Any, str]] = {
+    "rank": (RANK, lambda c, x: c.state.pack.ranks[x], "the rank (A, 2-10, J, Q, K, JK)"),
+    "suit": (SUIT, lambda c, x: c.state.pack.suits[x], "the suit (C, D, H, S)"),
+    "value": (NUM, lambda c, x: c.state.pack.values[x], "what the card counts"),
+    "is_wild": (BOOL, lambda c, x: c.state.pack.wild[x], "the card is wild"),
+    "is_joker": (BOOL, lambda c, x: c.state.pack.suits[x] is None, "the card is a joker"),
+}
+
+
+def _nearest_left(c: EvalContext, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """The member of ``seats`` first in play order from the dealer's left (empty stays empty)."""
+    n = c.state.num_players
+    order = sorted(seats, key=lambda s: (s - c.state.dealer - 1) % n)
+    return tuple(order[:1])
+
+
+_CARDS = list_of(CARD)
+
+
+def _by(attr: str) -> Any:
+    """The most cards of ``cards`` sharing one rank (or suit); jokers share none."""
+    def most(c: EvalContext, cards: tuple[int, ...]) -> int:
+        table = getattr(c.state.pack, attr)
+        tally: dict[Any, int] = {}
+        for x in cards:
+            if c.state.pack.suits[x] is not None:
+                tally[table[x]] = tally.get(table[x], 0) + 1
+        return max(tally.values(), default=0)
+    return most
+
+
+FUNCTIONS: dict[str, tuple[Type, Type, Any, str]] = {
+    "nearest_left": (list_of(PLAYER), list_of(PLAYER), _nearest_left,
+                     "the one player of a set nearest to the dealer's left (empty if the set is)"),
+    "is_book": (_CARDS, BOOL, lambda c, cards: c.state.melds.is_book(cards),
+                "whether the cards make one book under the ruleset's meld rules"),
+    "is_run": (_CARDS, BOOL, lambda c, cards: c.state.melds.is_run(cards),
+               "whether the cards make one run under the ruleset's meld rules"),
+    "largest_book": (_CARDS, NUM, lambda c, cards: c.state.melds.largest(cards, "book"),
+                     "the size of the largest book the cards can form (0 if none)"),
+    "longest_run": (_CARDS, NUM, lambda c, cards: c.state.melds.largest(cards, "run"),
+                    "the length of the longest run the cards can form (0 if none)"),
+    "deadwood": (_CARDS, _CARDS, lambda c, cards: c.state.melds.deadwood(cards),
+                 "the cards left out of the best arrangement of spreads (the one that leaves the "
+                 "lowest count); sum(deadwood(hand)) is their count"),
+    "max_same_rank": (_CARDS, NUM, _by("ranks"), "the most cards that share one rank"),
+    "max_same_suit": (_CARDS, NUM, _by("suits"), "the most cards that share one suit"),
+}
+
+
+def _counter_getter(name: str) -> Any:
+    return lambda c, p: c.state.counters[name][p]
+
+
+def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool | str,
+               card_sets: Iterable[str] = (), choices: bool = False) -> Names:
+    """The names of one place: the global names, the listed roles, and when ``subject`` the
+    attributes of the actor (or of the role named by ``subject``) written bare: ``count`` for
+    ``actor.count``. ``choices``: some card's value is the holder's choice, and ``count``
+    reads the total the actor declares (see :func:`holder_chooses`)."""
+    roles = list(roles)
+    globals_: dict[str, tuple[Type, Any]] = {k: (t, g) for k, (t, g, _) in GLOBALS.items()}
+    for role in roles:
+        globals_[role] = (PLAYER, _ROLE_GET[role])
+    for name in card_sets:
+        globals_[name] = (CARD_SETS[name][0], CARD_SETS[name][1])
+    if "actor" in roles:
+        globals_["self"] = (PLAYER, _ROLE_GET["actor"])
+    globals_["$card"] = (CARD, lambda c: c.state.card_id)
+    player_attrs: dict[str, tuple[Type, Any]] = {k: (t, g) for k, (t, g, _) in PLAYER_ATTRS.items()}
+    if choices:
+        player_attrs["count"] = (NUM, _declared_count)
+    for name in counters:
+        player_attrs[name] = (NUM, _counter_getter(name))
+    names = Names(
+        globals=globals_,
+        attrs={PLAYER: player_attrs, CARD: {k: (t, g) for k, (t, g, _) in CARD_ATTRS.items()}},
+        subject=(PLAYER, _ROLE_GET["actor" if subject is True else str(subject)]) if subject else None,
+        elsewhere={**{r: f"'{r}' is {why}" for r, why in ROLES.items() if r not in roles},
+                   **{k: f"'{k}' is {why}" for k, (_, _, why) in CARD_SETS.items() if k not in card_sets}},
+        functions={k: (a, r, f) for k, (a, r, f, _) in FUNCTIONS.items()},
+    )
+    return names

@@ -1,0 +1,44 @@
+"""Where the shipped grammars, rulesets and schema are found.
+
+In a wheel, ``grammars/`` and ``rulesets/`` are package data inside ``tonkdsl/``; in a source
+checkout (or an editable install) they sit at the top of the repository.
+"""
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+def _data_dir(name: str) -> Path:
+    packaged = resources.files("tonkdsl") / name
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / name  # tonkdsl/language/ -> the repository
+
+
+def grammar_text(name: str = "expr.lark") -> str:
+    return (_data_dir("grammars") / name).read_text(encoding="utf-8")
+
+
+def rulesets_dir() -> Path:
+    return _data_dir("rulesets")
+
+
+def shipped_ruleset_names() -> list[str]:
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+
+
+def base_ruleset_name() -> str:
+    """The shipped ruleset that the most shipped rulesets extend (the game the others change):
+    where a command starts from when the user names none."""
+    counts: dict[str, int] = {}
+    for path in rulesets_dir().glob("*.yaml"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("extends:"):
+                name = line.split(":", 1)[1].split("#", 1)[0].strip()
+                counts[name] = counts.get(name, 0) + 1
+    return max(sorted(counts), key=counts.__getitem__)
+
+
+def schema_path() -> Path:
+    return Path(str(resources.files("tonkdsl") / "schema" / "ruleset.schema.json"))

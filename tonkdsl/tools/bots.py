@@ -1,0 +1,159 @@
+"""Bots are policies: ``choose(view, legal_actions, rng) -> action``."""
+from __future__ import annotations
+
+from functools import lru_cache
+from operator import attrgetter
+from typing import Callable, Iterator, Sequence
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.melds import MeldRules
+from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.language.rng import Rng
+from tonkdsl.interpreter.view import View
+
+Policy = Callable[[View, Sequence[A.Action], Rng], A.Action]
+
+
+def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+    """Any legal action, uniformly."""
+    return rng.choice(legal)
+
+
+# Module names for the action kinds: the greedy bot looks them up at every decision.
+_ACTION_LIST, _CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.ActionList, A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
+_PLAYS, _DISCARD = (A.Spread, A.Hit), A.Discard
+_EAT, _PASS = A.Eat, A.Pass
+_CARDS = attrgetter("cards")
+
+
+def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 10) -> A.Action:
+    """Claims or drops when its count is low, lays the biggest spread, hits, discards high.
+
+    The discard is the highest-valued card that is not part of a pair or of a near-run (same
+    suit, within two places in the run order), else the highest-valued card; the first of
+    equals."""
+    grouped = legal if type(legal) is _ACTION_LIST else _ACTION_LIST.grouped(legal)
+    spans = grouped.spans
+    if len(spans) > 1 or _DISCARD not in spans:  # anything but the most common choice, discards only
+        if _CLAIM in spans:
+            return grouped[spans[_CLAIM][0]]
+        if _EAT in spans:  # eat the discard out of turn only when it completes a spread
+            return grouped[spans[_EAT][0] if completes_spread(view) else spans[_PASS][0]]
+        if _DROP in spans and view.count <= drop_at:
+            return grouped[spans[_DROP][0]]
+        if _DRAW_STOCK in spans:
+            return grouped[spans[_DRAW_STOCK][0]]
+        if _DRAW_DISCARD in spans:
+            return grouped[spans[_DRAW_DISCARD][0]]
+        for kind in _PLAYS:  # the spread, else the hit, that plays the most cards (the first of equals)
+            if kind in spans:
+                lo, hi = spans[kind]
+                sizes = list(map(len, map(_CARDS, grouped[lo:hi])))
+                return grouped[lo + sizes.index(max(sizes))]
+        if _DISCARD not in spans:
+            return grouped[0]
+    lo, hi = spans[_DISCARD]
+    cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
+    held = view.hand_mask
+    near = _NEAR.get(view.meld_rules) or _near(view.meld_rules)
+    values = view.pack.values
+    best, best_value = -1, -1 << 62
+    for c in cards:
+        if values[c] > best_value and not near[c] & held:
+            best, best_value = c, values[c]
+    if best < 0:
+        held_values = [values[c] for c in cards]
+        return grouped[lo + held_values.index(max(held_values))]
+    return grouped[lo + cards.index(best)]
+
+
+# The greedy bot's sense of a partial spread, per ruleset (MeldRules.near with reach 2).
+_NEAR: dict[MeldRules, tuple[int, ...]] = {}
+
+
+def _near(melds: MeldRules) -> tuple[int, ...]:
+    got = _NEAR[melds] = melds.near(2)
+    return got
+
+
+def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
+    by_name = {view.pack.names[c]: c for c in view.hand}
+    return [by_name[d.card] for d in discards]  # type: ignore[attr-defined]  # discards only
+
+
+BOTS: dict[str, Policy] = {"random": random_bot, "greedy": greedy_bot}
+
+
+def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
+    """A bot that decides when to drop by determinized Monte-Carlo over the unseen cards.
+
+    When a drop is legal, it deals the unseen cards at random to the other hands many times,
+    drops in each of those worlds under the ruleset's own payout rules, and drops when the
+    average gain beats ``margin`` (in stakes). It also takes the top discard when that card
+    completes a spread. Otherwise it plays like the greedy bot.
+    """
+
+    def choose(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+        kinds = {type(a): a for a in legal}
+        if A.Claim in kinds:
+            return kinds[A.Claim]
+        if A.Drop in kinds and _drop_value(view, rng, samples) > margin * view.stake:
+            return kinds[A.Drop]
+        if A.DrawDiscard in kinds and view.top_discard is not None and completes_spread(view):
+            return kinds[A.DrawDiscard]
+        return greedy_bot(view, [a for a in legal if type(a) is not A.Drop], rng)
+
+    return choose
+
+
+def _drop_value(view: View, rng: Rng, samples: int) -> float:
+    return sum(out.payouts[view.seat] for out in drop_outcomes(view, rng, samples)) / samples
+
+
+def drop_outcomes(view: View, rng: Rng, samples: int) -> Iterator[Outcome]:
+    """The endings of a drop now in ``samples`` worlds dealt from the view (search bots)."""
+    for _ in range(samples):
+        world = view.determinize(rng)
+        world.apply(A.Drop())
+        out = world.outcome()
+        if out is not None:
+            yield out
+
+
+def completes_spread(view: View) -> bool:
+    world_melds = view.meld_rules
+    top = view.top_discard
+    assert top is not None
+    return any(top in combo for combo in world_melds.spreads_in(list(view.hand) + [top]))
+
+
+BOTS["montecarlo"] = make_montecarlo_bot()
+
+
+# The bots by name, for --bots and saved games: "strong" takes an optional rollout budget,
+# "strong:200" (see tonkdsl/tools/strong.py).
+BOT_NAMES = ("random", "greedy", "montecarlo", "strong")
+
+
+def bot_problem(name: str) -> str | None:
+    """Why ``name`` names no bot (None when it names one)."""
+    base, colon, arg = name.partition(":")
+    if base not in BOT_NAMES:
+        return f"unknown bot '{name}' (bots: {', '.join(BOT_NAMES)}; strong:N gives the strong bot N rollouts)"
+    if colon and (base != "strong" or not arg.isdigit() or not 1 <= int(arg) <= 100_000):
+        return f"'{name}': only the strong bot takes a budget, a number of rollouts from 1 to 100,000 (strong:200)"
+    return None
+
+
+@lru_cache(maxsize=None)
+def policy(name: str) -> Policy:
+    """The bot called ``name`` (see BOT_NAMES); raises ValueError for an unknown one."""
+    problem = bot_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    base, _, arg = name.partition(":")
+    if base == "strong":
+        from tonkdsl.tools.strong import StrongBot  # it builds on greedy_bot
+
+        return StrongBot(int(arg) if arg else None)
+    return BOTS[base]

@@ -1,0 +1,289 @@
+"""``tonk diff A B``: how two rulesets differ, in plain words, each with its YAML path.
+
+The merged data of both rulesets are compared key by key (lists of entries with an ``id`` entry
+by entry). Each difference is phrased from the schema: a boolean key can carry its own wording
+(``x-when-true`` / ``x-when-false``), automatic wins and payouts are read out with the
+expression reader, and anything else is "<description>: <old> -> <new>".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tonkdsl.language.diagnostics import json_path
+from tonkdsl.tools.explain.words import amount, words
+from tonkdsl.language.merge import is_id_list
+from tonkdsl.language.schema_check import load_schema
+
+
+@dataclass(frozen=True)
+class Difference:
+    path: str
+    text: str
+
+
+def _schema_at(path: tuple[Any, ...], *, resolve_last: bool = True) -> dict[str, Any]:
+    schema = load_schema()
+    node: dict[str, Any] = schema
+    for part in path:
+        while "$ref" in node:
+            node = _resolve(schema, node["$ref"])
+        if isinstance(part, int) or (isinstance(part, str) and node.get("type") == "array"):
+            node = node.get("items", {})
+            if isinstance(part, int):
+                continue
+        while "$ref" in node:
+            node = _resolve(schema, node["$ref"])
+        props = node.get("properties", {})
+        if isinstance(part, str) and part in props:
+            node = props[part]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        else:
+            return {}
+    if resolve_last and "description" not in node:
+        while "$ref" in node:
+            node = _resolve(schema, node["$ref"])
+    return node
+
+
+def _resolve(schema: dict[str, Any], ref: str) -> dict[str, Any]:
+    node: Any = schema
+    for part in ref.lstrip("#/").split("/"):
+        node = node[part]
+    result: dict[str, Any] = node
+    return result
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_show(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _label(path: tuple[Any, ...]) -> str:
+    desc = str(_schema_at(path, resolve_last=False).get("description", ""))
+    if not desc:
+        return ".".join(str(p) for p in path)
+    for cut in (" (", "; ", ": ", ". "):
+        desc = desc.split(cut)[0]
+    return desc.rstrip(".")
+
+
+def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
+    if kind == "deal_win":
+        pays = amount(str(item.get("pays", "?")), stake)
+        return f"{item['id']}: {words(str(item.get('when', '')))}, paid {pays}"
+    if kind == "transfer":
+        return (f"{item['id']}: {words(str(item.get('from', '?')))} pays {words(str(item.get('to', '?')))} "
+                f"{amount(str(item.get('amount', '?')), stake)}")
+    return f"{item['id']}"
+
+
+def _kind(path: tuple[Any, ...]) -> str:
+    if path[:2] == ("deal_wins", "rules"):
+        return "deal_win"
+    if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
+        return "transfer"
+    return "entry"
+
+
+_ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry"}
+
+
+def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:
+    out: list[Difference] = []
+
+    def walk(x: Any, y: Any, path: tuple[Any, ...]) -> None:
+        if isinstance(x, dict) and isinstance(y, dict):
+            for key in list(x) + [k for k in y if k not in x]:
+                if path == () and key in ("extends", "remove"):
+                    continue
+                walk(x.get(key, _MISSING), y.get(key, _MISSING), path + (key,))
+            return
+        if is_id_list(x) and is_id_list(y):
+            xs, ys = {e["id"]: e for e in x}, {e["id"]: e for e in y}
+            kind = _kind(path)
+            for i, e in enumerate(x):
+                if e["id"] not in ys:
+                    out.append(Difference(json_path(path + (i,)), f"{_ENTRY_NAME[kind]} removed: {_entry(kind, e, stake)}"))
+            for j, e in enumerate(y):
+                if e["id"] not in xs:
+                    out.append(Difference(json_path(path + (j,)), f"{_ENTRY_NAME[kind]} added: {_entry(kind, e, stake)}"))
+                else:
+                    before = len(out)
+                    walk(xs[e["id"]], e, path + (j,))
+                    if len(out) > before and kind != "entry":
+                        for k in range(before, len(out)):
+                            out[k] = Difference(out[k].path, f"{_ENTRY_NAME[kind]} {e['id']}: {out[k].text}")
+            return
+        if x == y:
+            return
+        said = _say(path, x, y, stake)
+        if said is not None:
+            out.append(Difference(json_path(path), said))
+            return
+        label = _label(path)
+        node = _schema_at(path)
+        if isinstance(y, bool) and ("x-when-true" in node or "x-when-false" in node):
+            out.append(Difference(json_path(path), node["x-when-true" if y else "x-when-false"]))
+        elif x is _MISSING:
+            out.append(Difference(json_path(path), f"Added: {label} = {_show(y)}"))
+        elif y is _MISSING:
+            out.append(Difference(json_path(path), f"Removed: {label} (was {_show(x)})"))
+        elif isinstance(y, bool) and ("x-when-true" in node or "x-when-false" in node):
+            out.append(Difference(json_path(path), node["x-when-true" if y else "x-when-false"]))
+        elif path and path[-1] in ("when", "allowed", "wins_if", "void_if", "winners", "from", "to"):
+            out.append(Difference(json_path(path), f"{_cap(label)}: {words(str(x))} -> {words(str(y))}"))
+        elif path and path[-1] in ("pays", "amount", "points"):
+            out.append(Difference(json_path(path), f"{_cap(label)}: {amount(str(x), stake)} -> {amount(str(y), stake)}"))
+        else:
+            out.append(Difference(json_path(path), f"{_cap(label)}: {_show(x)} -> {_show(y)}"))
+
+    walk(a, b, ())
+    return out
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _decks(v: Any) -> str:
+    if v is _MISSING or v == 1:
+        return "one deck"
+    if isinstance(v, int):
+        return f"{v} decks shuffled together"
+    return "; ".join(f"{e['decks']} deck{'s' if e['decks'] != 1 else ''} up to {e['up_to']} players" for e in v)
+
+
+def _counts(v: Any) -> str:
+    if isinstance(v, list):
+        return " or ".join(map(str, v)) + ", the holder's choice"
+    return "its own value" if v == "own" or v is _MISSING else str(v)
+
+
+def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
+    """Keys whose change reads better in words of its own than as '<description>: old -> new'."""
+    if path == ("pack", "decks"):
+        return f"Decks: {_decks(x)} -> {_decks(y)}"
+    if len(path) == 3 and path[:2] == ("pack", "values"):
+        card = path[2]
+        if x is _MISSING:
+            return f"{card} now counts {_counts(y)}"
+        if y is _MISSING:
+            return f"{card} no longer has a value of its own (it counted {_counts(x)})"
+        return f"{card} counts {_counts(x)} -> {_counts(y)}"
+    if path == ("pack", "wild_value"):
+        return f"A wild card held in hand counts {_counts(x)} -> {_counts(y)}"
+    if path == ("pack", "run_order") and isinstance(y, list):
+        both = [str(r) for r in dict.fromkeys(y) if y.count(r) == 2]
+        if both:
+            return (f"{' and '.join(both)} is now high or low in runs ({y[0]}-{y[1]}-{y[2]} and "
+                    f"{y[-3]}-{y[-2]}-{y[-1]} are runs, {y[-2]}-{y[-1]}-{y[1]} is not)")
+        return None
+    if len(path) == 3 and path[0] == "endings" and path[2] == "void_if":
+        def void(v: Any) -> str:
+            if v is _MISSING or str(v).strip().lower() == "false":
+                return "never dead"
+            return "always dead" if str(v).strip().lower() == "true" else f"dead when {words(str(v))}"
+        return f"{path[1].replace('_', ' ').capitalize()}: the hand is {void(x)} -> {void(y)}"
+    if path == ("turn", "drop", "at"):
+        moments = {"start": "at the start of the turn", "before_discard": "after drawing, before the discard",
+                   "instead_of_discard": "after drawing, instead of the discard"}
+
+        def at(v: Any) -> str:
+            return " or ".join(moments.get(str(m), str(m)) for m in (["start"] if v is _MISSING else v))
+        return f"A drop may be made {at(x)} -> {at(y)}"
+    if path == ("turn", "drop", "last_round"):
+        def last(v: Any) -> str:
+            if v is _MISSING or v == 0:
+                return "nobody"
+            return "every other player" if v == "all" else f"the next {v} player{'s' if v != 1 else ''}"
+        return f"After a drop, one more turn for {last(x)} -> {last(y)}"
+    if path == ("stock", "rebuild"):
+        def times(v: Any) -> str:
+            return "never" if v is _MISSING or v == 0 else "once a hand" if v == 1 else f"up to {v} times a hand"
+        return f"An empty stock is rebuilt from the discard pile {times(x)} -> {times(y)}"
+    if path == ("turn", "first_turn"):
+        def first(v: Any) -> str:
+            return "without a draw (spreads and the discard)" if v == "no_draw" else "with a draw"
+        return f"The first turn starts {first(x)} -> {first(y)}"
+    if path == ("turn", "first_player"):
+        def who(v: Any) -> str:
+            return "the dealer's left" if v is _MISSING or v == "dealer_left" else words(str(v))
+        return f"Play starts at {who(x)} -> {who(y)}"
+    if path == ("deal", "extra_cards"):
+        def extra(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "every player the same number of cards"
+            return "; ".join(f"{words(str(e.get('to')))} {e.get('cards'):+d} card(s)" for e in v)
+        return f"The deal: {extra(x)} -> {extra(y)}"
+    if path == ("deal", "next_dealer"):
+        def nxt(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "the deal passes on"
+            return "; ".join(f"after {' or '.join(e.get('after') or ['any hand'])}: {words(str(e.get('dealer')))}"
+                             for e in v)
+        return f"Who deals next: {nxt(x)} -> {nxt(y)}"
+    if path[:2] == ("turn", "eat") and len(path) == 2:
+        def eat(v: Any) -> str:
+            if v is _MISSING:
+                return "no eating"
+            once = ", spread at once" if v.get("spread_at_once") else ""
+            allowed = str(v.get("allowed")).strip()
+            who = "by any player" if allowed in ("true", "True") else f"when {words(allowed)}"
+            return f"eating the last discard out of turn {who}{once}"
+        return f"{eat(x)} -> {eat(y)}"
+    if path in (("session", "ends_when"), ("session", "eliminate_when")):
+        what = "The match ends after a hand where" if path[1] == "ends_when" else "A player is out of the match when"
+        def cond(v: Any) -> str:
+            return "(no such rule)" if v is _MISSING else words(str(v))
+        return f"{what}: {cond(x)} -> {cond(y)}"
+    if path == ("pot",) or path == ("pot", "ante"):
+        def ante(v: Any) -> str:
+            if v is _MISSING:
+                return "no pot"
+            return f"a pot, each player antes {words(str(v.get('ante') if isinstance(v, dict) else v))}"
+        return f"{ante(x)} -> {ante(y)}"
+    if path == ("bonuses",):
+        def bonuses(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "no bonus"
+            return "; ".join(f"{b.get('id')} on {b.get('on')}: {words(str(b.get('from')))} pays "
+                             f"{words(str(b.get('to')))} {amount(str(b.get('amount')), stake)}" for b in v)
+        return f"Bonuses paid at once: {bonuses(x)} -> {bonuses(y)}"
+    if path == ("limits",):
+        def lims(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "no limit"
+            parts = []
+            if "most_lost" in v:
+                parts.append(f"a player loses at most {amount(str(v['most_lost']), stake)}")
+            if "most_won" in v:
+                parts.append(f"wins at most {amount(str(v['most_won']), stake)}")
+            return ", ".join(parts)
+        return f"The ending of one hand: {lims(x)} -> {lims(y)}"
+    if path[:1] == ("limits",) and len(path) == 2:
+        what = "The most one hand costs a player" if path[1] == "most_lost" else "The most a player wins from one hand"
+        def lim(v: Any) -> str:
+            return "no limit" if v is _MISSING else amount(str(v), stake)
+        return f"{what}: {lim(x)} -> {lim(y)}"
+    if path == ("melds", "min_natural"):
+        return f"A spread holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
+    if path == ("melds", "max_wild"):
+        def limit(v: Any) -> str:
+            return "any number of" if v is _MISSING or v is None else f"at most {v}"
+        return f"A spread holds {limit(x)} -> {limit(y)} wild cards"
+    return None
+
+
+class _Missing:
+    def __repr__(self) -> str:  # pragma: no cover
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()

@@ -1,0 +1,433 @@
+"""``tonk explain``: a complete rules sheet made from a ruleset's data.
+
+Every sentence is built from the ruleset: its pack, deal, automatic wins, turn, spreads, hits,
+waiting counters, endings and payouts (with amounts worked out for the stake), scoring and
+session rules. Nothing is written per ruleset.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+from tonkdsl.language.cards import JOKER
+from tonkdsl.tools.explain.words import amount, words
+from tonkdsl.language.ruleset import Ending, Ruleset, Transfer
+
+_ENDING_TITLE = {
+    "tonk_out": "Going out without a discard (tonk out)",
+    "out_on_discard": "Going out on the final discard",
+    "drop_won": "A drop won by the dropper",
+    "drop_caught": "A drop that is caught",
+    "stock_exhausted": "An exhausted stock",
+}
+_SEVERAL = {
+    "redeal": "no one is paid and the cards are dealt again",
+    "dead_hand": "the hand is dead: no one is paid",
+    "all_paid": "every one of them is paid, each by every player without an automatic win",
+    "best": "only the best is paid",
+}
+_TIE = {"redeal": "the cards are dealt again", "dead_hand": "the hand is dead", "nearest_left":
+        "the one nearest the dealer's left wins", "all_paid": "all of them are paid"}
+_EVENTS = {"turn_start": "a turn starts", "drew": "the player draws", "drew_stock": "the player draws from the stock",
+           "drew_discard": "the player takes the discard", "spread_laid": "the player lays a new spread",
+           "spread_hit": "a spread is hit", "discarded": "the player discards", "round_end": "a round ends"}
+_TARGET = {"actor": "the player's", "owner": "the spread owner's", "everyone": "everyone's"}
+
+
+@dataclass
+class Section:
+    title: str
+    lines: list[str] = field(default_factory=list)  # paragraphs; a leading "- " makes a bullet
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _transfer(t: Transfer, stake: int) -> str:
+    when = "" if t.when is None else f" when {words(t.when.source)}"
+    return (f"- {_cap(words(t.payers.source))} pays {words(t.payees.source)} {amount(t.amount.source, stake)} "
+            f"each{when} ({t.id}).")
+
+
+def _one_of(players: str) -> str:
+    """A set of players that names one of them: a single role reads as itself."""
+    text = words(players)
+    if players.strip() in ("dealer", "dropper", "actor", "self"):
+        return text
+    return f"{text} (the one nearest the dealer's left, if several)"
+
+
+def _plural(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
+def _value(options: tuple[int, ...]) -> str:
+    return str(options[0]) if len(options) == 1 else " or ".join(map(str, options))
+
+
+def _pack_section(rs: Ruleset, ranks: list[str], suits: list[str], jokers: int, wild: list[Any]) -> Section:
+    """The pack: decks, cards, values (per rank, per card, the holder's choices), run order, wild cards."""
+    pack = rs.pack
+    p = Section("The pack")
+    one = (f"{' '.join(ranks)} in each suit ({' '.join(suits)})"
+           + (f", and {_plural(jokers, 'joker')}" if jokers else ", no jokers"))
+    if len(rs.decks) == 1 and pack.decks == 1:
+        p.lines.append(f"{len(pack)} cards: {one}.")
+    elif len(rs.decks) == 1:
+        p.lines.append(f"{pack.decks} decks shuffled together, {len(pack)} cards; each deck holds {one}.")
+    else:
+        low = rs.players_min
+        parts = []
+        for up_to, n in rs.decks:
+            if up_to < low:
+                continue
+            who = f"{low} to {up_to} players" if low < up_to else f"{up_to} players"
+            parts.append(f"{who}: {_plural(n, 'deck')} ({len(rs.packs[n])} cards)")
+            low = up_to + 1
+        p.lines.append(f"Decks shuffled together by the number of players ({'; '.join(parts)}); each deck holds {one}.")
+    by_rank: dict[str, tuple[int, ...]] = {}
+    for c in range(len(pack)):
+        if not pack.wild[c] or _wild_value(rs) is None:
+            by_rank.setdefault(pack.ranks[c], pack.options[c])
+    own = {pack.names[c]: pack.options[c] for c in range(len(pack))
+           if pack.options[c] != by_rank.get(pack.ranks[c], pack.options[c])}
+    p.lines.append("Card values: " + ", ".join(f"{r} {_value(v)}" for r, v in by_rank.items()) + "."
+                   + (" " + ", ".join(f"{n} counts {_value(v)}" for n, v in own.items()) + "." if own else ""))
+    if pack.has_choices:
+        p.lines.append("Where a card counts one value or another, its holder chooses: a rule about the holder holds "
+                       "when some choice makes it hold (dealt 49 or 50 may count an ace high); everywhere else the "
+                       "hand counts its lowest total.")
+    order = [str(r) for r in rs.data["pack"]["run_order"]]
+    both = [r for r in dict.fromkeys(order) if order.count(r) == 2]
+    if both:
+        high_low = " and ".join(both)
+        shape = f"{high_low} {'is' if len(both) == 1 else 'are'} high or low ({order[0]}-{order[1]}-{order[2]} and " \
+                f"{order[-3]}-{order[-2]}-{order[-1]} are runs)"
+        wrap = "runs also turn the corner" if pack.run_wraps else \
+            f"runs do not turn the corner ({order[-2]}-{order[-1]}-{order[1]} is not a run)"
+        p.lines.append(f"In runs the cards follow {' '.join(order)}; {shape}; {wrap}.")
+    else:
+        wrap = "runs turn the corner from the last to the first" if pack.run_wraps else \
+            f"{order[0]} is low only: runs do not turn the corner"
+        p.lines.append(f"In runs the cards follow {' '.join(order)}; {wrap}.")
+    if wild:
+        where = "they may stand for any card in spreads" if rs.wild_in_melds else "but they may not be used in spreads"
+        value = _wild_value(rs)
+        counts = "" if value is None else f"; held in hand, a wild card counts {_value(value)}" + (
+            ", its holder's choice" if len(value) > 1 else "")
+        p.lines.append(f"Wild cards: {', '.join(map(str, wild))}; {where}{counts}.")
+    return p
+
+
+def _wild_value(rs: Ruleset) -> tuple[int, ...] | None:
+    """What a wild card counts when the ruleset says (``pack.wild_value``), else None."""
+    raw = rs.data["pack"].get("wild_value", "own")
+    if raw == "own":
+        return None
+    return (int(raw),) if isinstance(raw, int) else tuple(sorted(set(raw)))
+
+
+def build(rs: Ruleset, stake: int = 1) -> list[Section]:
+    d = rs.data
+    pack = rs.pack
+    out: list[Section] = []
+    intro = Section(rs.name, [rs.description] if rs.description else [])
+    intro.lines.append(f"For {rs.players_min} to {rs.players_max} players. Amounts below are for a stake of {stake}.")
+    out.append(intro)
+
+    ranks = list(dict.fromkeys(r for r in pack.ranks if r != JOKER))
+    suits = [s for s in dict.fromkeys(pack.suits) if s is not None]
+    jokers = sum(1 for s in pack.suits if s is None) // pack.decks
+    wild = d["pack"].get("wild") or []
+    out.append(_pack_section(rs, ranks, suits, jokers, wild))
+
+    deal = Section("The deal")
+    first = {"highest_cut": "Each player cuts a card; the highest deals first (equal cards cut again).",
+             "lowest_cut": "Each player cuts a card; the lowest deals first (equal cards cut again).",
+             "first_seat": "The first player listed deals first."}[rs.first_dealer]
+    deal.lines.append(first + f" After each hand the deal passes to the {rs.rotation}"
+                      + (", unless a rule below names the next dealer." if rs.next_dealers else "."))
+    up = ("The next card is turned face up to start the discard pile; the rest is the face-down stock."
+          if rs.upcard else "No card is turned up: the discard pile starts with the first discard; the rest is the stock.")
+    extra = "".join(f" {_cap(words(to.source))} {'gets' if n > 0 else 'gets'} {_plural(abs(n), 'card')} "
+                    f"{'more' if n > 0 else 'fewer'}." for to, n in rs.extra_cards)
+    deal.lines.append(f"The dealer deals {rs.hand_size} cards to each player, one at a time, starting at the dealer's "
+                      f"left.{extra} {up}")
+    ending_words = {"initial_tonk": "an automatic win", "redeal": "a redeal", "tonk_out": "a tonk out",
+            "out_on_discard": "going out on a discard", "drop_won": "a drop won", "drop_caught": "a caught drop",
+            "stock_exhausted": "an exhausted stock", "dead_hand": "a dead hand"}
+    for rule in rs.next_dealers:
+        after = " or ".join(ending_words[e] for e in sorted(rule.after)) if rule.after else "any other hand"
+        deal.lines.append(f"- After {after}, the next hand is dealt by {_one_of(rule.dealer.source)}.")
+    out.append(deal)
+
+    if rs.deal_wins:
+        w = Section("Automatic wins on the deal")
+        for r in rs.deal_wins:
+            payers = words(r.payers.source) if r.payers else "each other player without an automatic win"
+            timing = (f"may claim a win at the start of their turn while {words(r.claim.source)}"
+                      if r.claim is not None else "wins at once and the hand is not played")
+            extra = f" (priority {r.priority})" if rs.several_deal_wins == "best" else ""
+            w.lines.append(f"- {r.id}{extra}: when {words(r.when.source)}, the player {timing}; {payers} pays "
+                           f"{amount(r.pays.source, stake)}.")
+            for e in r.scores:
+                w.lines.append(f"  Score sheet: {words(e.players.source)} each add {words(e.points.source)}.")
+        several = _SEVERAL[rs.several_deal_wins]
+        w.lines.append(f"If several players have an automatic win, {several}.")
+        if rs.several_deal_wins == "best":
+            prefs = [f"for {r.id} the {r.prefer.replace('_', ' ')} is better" for r in rs.deal_wins if r.prefer]
+            if prefs:
+                w.lines.append("Among equal priorities, " + "; ".join(prefs) + ".")
+            ties = [f"{r.id}: {_TIE[r.tie]}" for r in rs.deal_wins if r.tie]
+            w.lines.append(f"If the best is shared, {_TIE[rs.deal_win_tie]}" + (f" (except {'; '.join(ties)})" if ties else "") + ".")
+        out.append(w)
+
+    turn = Section("A turn")
+    starts = "the dealer's left" if rs.first_player is None else _one_of(rs.first_player.source)
+    turn.lines.append(f"Play starts at {starts} and goes {'clockwise'}.")
+    if not rs.first_turn_draws:
+        turn.lines.append("The first player does not draw on the first turn: they lay spreads and discard.")
+    drop_when = "" if rs.drop_allowed.source.strip() == "true" else f" if {words(rs.drop_allowed.source)}"
+    moments = {"start": "at the start of your turn",
+               "before_discard": "after drawing, before your discard (the condition is read on the hand the "
+                                 "discard leaves, and the discard ends your turn)",
+               "instead_of_discard": "after drawing, instead of discarding"}
+    when = _list([moments[m] for m in rs.drop_at])
+    lay = " You first lay the spreads of your best arrangement; what is left is your count." if rs.drop_lays_spreads else ""
+    drop_lines = [f"{_cap(when)} you may drop{drop_when}: you show your hand and claim the lowest count.{lay}"]
+    if rs.last_round:
+        who = "every other player" if rs.last_round >= 99 else f"each of the next {_plural(rs.last_round, 'player')}"
+        drop_lines.append(f"After a drop, {who} has one more turn (no one else may drop), in which they may lay "
+                          "spreads and hit spreads on the table, the dropper's too; then the drop is decided.")
+    drop_lines.append(f"The drop is won when {words(rs.drop_wins_if.source)}; otherwise it is caught.")
+    at_start = "start" in rs.drop_at
+    if at_start:
+        turn.lines += drop_lines
+    sources = {"stock": "the top card of the stock", "discard": "the top card of the discard pile"}
+    take = "Otherwise you take" if at_start else "At the start of your turn you take"
+    turn.lines.append(f"{take} {' or '.join(sources[s] for s in rs.draw_from)} into your hand.")
+    if rs.discard_must_be_used:
+        turn.lines.append("A card taken from the discard pile must go into a spread at once.")
+    turn.lines.append("Then you may lay spreads and hit spreads on the table, and you end your turn by discarding "
+                      "one card face up." + (" You may not discard the card you took from the discard pile in the "
+                                             "same turn." if rs.not_the_card_taken else ""))
+    if not at_start:
+        turn.lines += drop_lines
+    if rs.eat_allowed is not None:
+        who = "any other player" if rs.eat_allowed.source.strip() == "true" else \
+            f"another player when {words(rs.eat_allowed.source)}"
+        once = ", if they lay it in a spread at once," if rs.eat_spread_at_once else ""
+        turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
+                          "their turn from there; the players in between lose their turn. When several want it, "
+                          "the one nearest the discarder's left has it.")
+    if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
+        exc = f", except when {words(rs.hold_except.source)}" if rs.hold_except is not None else ""
+        turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
+    go = "" if rs.going_out_allowed.source.strip() == "true" else \
+        f" Going out is only possible when {words(rs.going_out_allowed.source)}; otherwise an empty hand counts 0 " \
+        "and the turn passes."
+    turn.lines.append("Emptying your hand ends the hand." + go)
+    stock = {"draw_from_empty": "When the stock is empty, play goes on with the discard pile; the hand ends when a "
+                                "player would draw from the empty stock.",
+             "last_card_drawn": "The hand ends when the last card of the stock has been drawn and the turn is over.",
+             None: "The ruleset does not say what happens when the stock runs out."}[rs.stock_exhausted]
+    if rs.stock_rebuild:
+        times = "once" if rs.stock_rebuild == 1 else f"up to {rs.stock_rebuild} times"
+        stock = (f"When the stock runs out, {times} a hand the discard pile but its top card is shuffled into a new "
+                 "stock and play goes on. After that: " + stock[:1].lower() + stock[1:])
+    turn.lines.append(stock)
+    out.append(turn)
+
+    m = Section("Spreads")
+    book_size = f"{rs.book_min}" if rs.book_min == rs.book_max else f"{rs.book_min} to {rs.book_max}"
+    m.lines.append(f"A book is {book_size} cards of one rank. A run is {rs.run_min} or more "
+                   "cards in sequence in one suit" + (f", at most {rs.run_max}" if rs.run_max else "") + ".")
+    if any(p.decks > 1 for p in rs.packs.values()):
+        m.lines.append("A book may hold identical cards (7H 7H 7S)." if rs.book_identical else
+                       "A book never holds two identical cards (7H 7H 7S is not a book).")
+    if rs.wild_in_melds and wild:
+        limits = []
+        if rs.max_wild is not None:
+            limits.append(f"at most {_plural(rs.max_wild, 'wild card')}")
+        if rs.min_natural:
+            limits.append(f"at least {_plural(rs.min_natural, 'natural card')}")
+        if limits:
+            m.lines.append(f"A spread holds {' and '.join(limits)}.")
+    if jokers and not rs.jokers_in_melds and JOKER not in map(str, wild):
+        m.lines.append("Jokers are never part of a spread.")
+    m.lines.append("Cards laid in spreads no longer count toward your hand.")
+    out.append(m)
+
+    hits = Section("Hitting")
+    if not rs.hit_books and not rs.hit_runs:
+        hits.lines.append("Spreads on the table cannot be hit.")
+    else:
+        whose = {"any": "any player's", "own": "your own", "others": "the other players'"}[rs.hit_spreads]
+        kinds = []
+        if rs.hit_runs:
+            kinds.append("extend a run at either end")
+        if rs.hit_books:
+            kinds.append(f"add cards to a book (up to {rs.book_max})")
+        hits.lines.append(f"You may hit {whose} spreads: {_list(kinds)}.")
+        if not rs.hit_books:
+            hits.lines.append("Books cannot be hit.")
+        if rs.hits_per_turn:
+            hits.lines.append(f"At most {rs.hits_per_turn} card(s) may be played onto spreads in one turn.")
+        if rs.hit_ends_turn:
+            hits.lines.append("A turn in which you hit ends at once, without a discard.")
+    if rs.slapping is not None:
+        slap = rs.slapping
+        who = "the first player to slap" if slap.priority == "first" else "only the next player in turn"
+        extra = "then discards an extra card" if slap.extra_discard else "gets no extra turn"
+        hits.lines.append(f"Slapping: when a discard could extend a spread, {who} may play it there"
+                       + ("" if slap.allowed.source.strip() == "true" else f" (when {words(slap.allowed.source)})")
+                       + f", and {extra}" + ("" if slap.own_card_extra_discard else "; the discarder who slaps his own "
+                                                                                   "card gets no extra discard")
+                       + ". The card is dead once the next player draws.")
+    out.append(hits)
+
+    if rs.counters:
+        wait = Section("Waiting")
+        for counter in rs.counters:
+            wait.lines.append(f"Each player has a {counter.name} counter, {counter.initial} at the start of a hand"
+                           + (f", never below {counter.floor}" if counter.floor is not None else "") + ".")
+            for ev in counter.events:
+                change = (f"becomes {ev.set}" if ev.set is not None and not ev.add else
+                          f"goes {'up' if (ev.add or 0) > 0 else 'down'} by {abs(ev.add or 0)}")
+                cond = f" and {words(ev.when.source)}" if ev.when is not None else ""
+                once = f" (once per {ev.once_per})" if ev.once_per else ""
+                wait.lines.append(f"- When {_EVENTS[ev.on]}{cond}, {_TARGET[ev.target]} {counter.name} {change}{once}.")
+        out.append(wait)
+
+    ends = Section("How a hand ends, and who pays")
+    for kind, title in _ENDING_TITLE.items():
+        ending: Ending | None = rs.endings.get(kind)
+        if ending is None:
+            continue
+        void = ending.void_if
+        if void is not None and void.constant is True:
+            ends.lines.append(f"{title}: the hand is dead and no one pays.")
+            continue
+        ends.lines.append(f"{title}: won by {words(ending.winners.source)}" +
+                          (f"; but when {words(void.source)} the hand is dead and no one pays"
+                           if void is not None and void.constant is not False else "") + ".")
+        if rs.score_sheet != "points":  # a points sheet pays nothing: only its score entries count
+            for t in ending.payouts:
+                ends.lines.append(_transfer(t, stake))
+        for sc in ending.scores:
+            when = f" when {words(sc.when.source)}" if sc.when is not None else ""
+            ends.lines.append(f"- Score sheet: {words(sc.players.source)} each add {words(sc.points.source)}{when}.")
+    ends.lines.append("A hand that reaches the engine's turn cap is dead.")
+    out.append(ends)
+
+    money = Section("Pot, bonuses and limits")
+    if rs.ante is not None:
+        money.lines.append(f"A pot: when a hand is dealt each player puts {amount(rs.ante.source, stake)} into it. "
+                           "Payouts from or to 'pot' take from it or add to it; a pot nobody wins carries over to "
+                           "the next hand.")
+    events = {"spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
+              "drew": "a player draws", "drew_stock": "a player draws from the stock",
+              "drew_discard": "a player takes the discard", "discarded": "a player discards",
+              "turn_start": "a turn starts", "round_end": "a round ends"}
+    for bonus in rs.bonuses:
+        t = bonus.transfer
+        when = "" if t.when is None else f" and {words(t.when.source)}"
+        money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {words(t.payers.source)} "
+                           f"pays {words(t.payees.source)} {amount(t.amount.source, stake)} at once (the hand goes on).")
+    if rs.most_lost is not None:
+        money.lines.append(f"The ending of one hand costs a player at most {amount(rs.most_lost.source, stake)}; "
+                           "payments beyond that are not made.")
+    if rs.most_won is not None:
+        money.lines.append(f"A player wins at most {amount(rs.most_won.source, stake)} from the ending of one hand.")
+    if money.lines:
+        out.append(money)
+
+    sess = Section("Scoring and sessions")
+    sheet = {"money": "Payouts are paid in money.",
+             "units": "Payouts are not paid: they are written on a score sheet in units of the stake and settled at "
+                      "the end of the session.",
+             "points": "No money changes hands: the score sheet keeps the points above"
+                       + (", and the lowest score wins." if rs.lowest_score_wins else ".")}[rs.score_sheet]
+    sess.lines.append(sheet)
+    rules = rs.session
+    if rules.is_match:
+        total = "score" if rs.score_sheet != "money" else "money"
+        lowest = rules.lowest_total_wins if rules.lowest_total_wins is not None else rs.lowest_score_wins
+        if rules.eliminate_when is not None:
+            sess.lines.append(f"A match: after each hand, a player is out when {words(rules.eliminate_when.source)} "
+                              f"(the player's total is their {total} so far); the last one left wins the match.")
+        if rules.ends_when is not None:
+            sess.lines.append(f"A match ends after the hand where {words(rules.ends_when.source)}; then the "
+                              f"{'lowest' if lowest else 'highest'} total wins the match.")
+        if rules.hands:
+            sess.lines.append(f"A match lasts at most {rules.hands} hands.")
+    elif rules.hands:
+        sess.lines.append(f"A session is {rs.session.hands} hands.")
+    if rs.session.big_one_last:
+        sess.lines.append(f"The Big One: the last {rs.session.big_one_last} hand(s) of a session are played for "
+                          f"{rs.session.big_one_multiplier} x the stake.")
+    for bet in rs.session.side_bets:
+        if bet.kind == "named_suit":
+            sess.lines.append(f"Side bet {bet.id}: before dealing the dealer names a suit; each bettor puts "
+                              f"{amount(bet.amount.source, stake)} into a pot; the highest card of that suit dealt to "
+                              "a bettor takes it" + (", else it carries over." if bet.carry_over else "."))
+        else:
+            sess.lines.append(f"Side bet {bet.id}: each player puts {amount(bet.amount.source, stake)} into a pot "
+                              "that the first player to lay a spread of three takes"
+                              + (", carried over from deal to deal until won." if bet.carry_over else "."))
+    out.append(sess)
+    return out
+
+
+def render(sections: list[Section], fmt: str) -> str:
+    if fmt == "md":
+        parts = []
+        for i, s in enumerate(sections):
+            parts.append(("# " if i == 0 else "## ") + s.title)
+            parts.append("\n".join(s.lines) if all(line.startswith(("- ", "  ")) for line in s.lines) else
+                         _md_lines(s.lines))
+        return "\n\n".join(parts).rstrip() + "\n"
+    if fmt == "text":
+        parts = []
+        for i, s in enumerate(sections):
+            parts.append(s.title.upper() if i == 0 else s.title)
+            parts.append("=" * len(s.title) if i == 0 else "-" * len(s.title))
+            parts.extend(s.lines)
+            parts.append("")
+        return "\n".join(parts).rstrip() + "\n"
+    body = []
+    for i, s in enumerate(sections):
+        body.append(f"<h{1 if i == 0 else 2}>{html.escape(s.title)}</h{1 if i == 0 else 2}>")
+        bullets = [line for line in s.lines if line.startswith("- ")]
+        for line in s.lines:
+            if line.startswith("- "):
+                continue
+            body.append(f"<p>{html.escape(line.strip())}</p>")
+        if bullets:
+            body.append("<ul>" + "".join(f"<li>{html.escape(b[2:])}</li>" for b in bullets) + "</ul>")
+    title = html.escape(sections[0].title)
+    return (f"<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n<body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _md_lines(lines: list[str]) -> str:
+    out: list[str] = []
+    for line in lines:
+        if line.startswith(("- ", "  ")):
+            out.append(line)
+        else:
+            if out and out[-1] != "":
+                out.append("")
+            out.append(line)
+            out.append("")
+    return "\n".join(out).strip()
+
+
+def explain(rs: Ruleset, fmt: str = "md", stake: int = 1) -> str:
+    return render(build(rs, stake), fmt)

@@ -1,0 +1,659 @@
+"""The lint checks. Each has a stable code, a severity, a message in a player's words and the
+locations of every line involved.
+
+| code | severity | what it finds |
+|---|---|---|
+| pack-cannot-deal | error | more cards are dealt than the pack holds |
+| meld-impossible | error/warning | a book or run (or any spread) the pack and meld rules cannot make |
+| run-order-both-ends | warning | a rank at both ends of the run order while runs also turn the corner |
+| last-round-too-long | warning | a last round after a drop longer than the other players |
+| first-turn-short | note | a first turn without a draw, and no extra card for the opener |
+| match-never-ends | error | a match whose end condition is never true and where no one is ever eliminated |
+| pot-never-won | error | antes into a pot that no payout takes from |
+| bonus-never-paid | warning | a bonus on an event the ruleset never produces |
+| deal-win-odds | note | the exact odds of each automatic win per dealt hand |
+| deal-win-impossible | error | an automatic win no hand can meet |
+| deal-win-always | error | an automatic win every hand meets |
+| deal-win-frequent | warning | an automatic win in more than 5% of hands |
+| deal-win-overlap | warning | hands that meet two automatic wins of the same priority |
+| values-threshold | warning | a high-hand threshold below what the card values allow |
+| ending-undefined | error | a way a hand can end with no rule for it |
+| ending-impossible | warning | an ending that can never happen |
+| rule-for-disabled | warning | a rule about something the ruleset turned off |
+| payout-negative | error | a payout amount that is a negative number |
+| winner-pays | error | a payout from the winners of the same ending |
+| never-fired | warning | (with --simulate) a rule that never fired |
+| winner-loses | error | (with --simulate) a winner who lost money |
+| extends-noop | note | a top-level section that only repeats what the extended ruleset says |
+| pack-missing | warning | a wild card or a value for a rank or joker the pack does not hold |
+| condition-never | error, warning | a condition no state can meet (lint/intervals.py) |
+| condition-always | warning | a condition every state meets |
+| amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
+| set-always-empty | warning | winners, payers or payees that are always nobody |
+| winner-unpaid | warning | an ending with winners and no payout or score |
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import Any, Iterable
+
+from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path
+from tonkdsl.language.cards import JOKER
+from tonkdsl.interpreter.engine import RulesetError, State, hand_sizes
+from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
+from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
+from tonkdsl.interpreter.table import MAX_TURNS
+from tonkdsl.language.loader import display_name, load_doc, read_doc, resolve_name
+from tonkdsl.language.merge import Doc, is_id_list
+from tonkdsl.language.ruleset import Ruleset, build
+from tonkdsl.language.schema_check import validate
+from tonkdsl.language.yamlsrc import Source, load_yaml_file
+
+FREQUENT = 0.05
+CODES = {
+    "pack-cannot-deal": "The pack cannot serve the deal",
+    "meld-impossible": "A spread the pack and meld rules cannot make",
+    "run-order-both-ends": "A rank high or low in runs that also turn the corner",
+    "last-round-too-long": "A last round longer than the other players",
+    "first-turn-short": "An opener who starts a card short",
+    "match-never-ends": "A match that can never end",
+    "pot-never-won": "A pot nobody can win",
+    "bonus-never-paid": "A bonus on an event that never happens",
+    "deal-win-odds": "Odds of an automatic win per dealt hand",
+    "deal-win-impossible": "An automatic win no hand can meet",
+    "deal-win-always": "An automatic win every hand meets",
+    "deal-win-frequent": "An automatic win in more than 5% of hands",
+    "deal-win-overlap": "Automatic wins that overlap with no conflict policy",
+    "values-threshold": "Card values at odds with a threshold",
+    "ending-undefined": "A way to end a hand with no rule",
+    "ending-impossible": "An ending that can never happen",
+    "rule-for-disabled": "A rule about something the ruleset turned off",
+    "payout-negative": "A negative payout amount",
+    "winner-pays": "A winner who pays",
+    "never-fired": "A rule that never fired in simulation",
+    "winner-loses": "A winner who lost money in simulation",
+    "extends-noop": "An override that changes nothing",
+    "condition-never": "A condition no state can meet",
+    "pack-missing": "A rank or card named that the pack does not hold",
+    "condition-always": "A condition every state meets",
+    "amount-not-positive": "An amount that is never positive, or can go below zero",
+    "set-always-empty": "Winners, payers or payees that are always nobody",
+    "winner-unpaid": "An ending whose winners receive nothing",
+}
+
+
+@dataclass
+class LintReport:
+    ruleset: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    odds: OddsTable | None = None
+    valid: bool = True  # False: the file could not be loaded, and its diagnostics say why
+
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+
+class _Linter:
+    def __init__(self, doc: Doc, rs: Ruleset, root: Source) -> None:
+        self.doc, self.rs, self.data, self.root = doc, rs, doc.data, root
+        self.out: list[Diagnostic] = []
+
+    def where(self, path: Path) -> tuple[str, int, int]:
+        src, spath = self.doc.origin(path)
+        line, col = src.locate(spath)
+        return (src.file, line, col)
+
+    def add(self, code: str, severity: str, message: str, path: Path, *also: Path, hint: str = "") -> None:
+        root = self.root
+        if self.where(path)[0] != root.file:
+            # The line is inherited; when another line involved is the linted file's own (the
+            # cause is there: its hand size, its players), the finding is placed at that line and
+            # the inherited one goes under 'see also'.
+            own = next((p for p in also if self.has(*p) and self.where(p)[0] == root.file), None)
+            if own is not None:
+                path, also = own, (path,) + tuple(p for p in also if p != own)
+        d = self.doc.diagnostic(code, message, path, hint=hint)
+        related = tuple(dict.fromkeys(self.where(p) for p in also))
+        if d.file != root.file:
+            # The line is inherited: point at the file being linted too (its 'extends').
+            line, col = root.locate(("extends",))
+            related = ((root.file, line, col),) + tuple(r for r in related if r != (root.file, line, col))
+        self.out.append(Diagnostic(d.code, d.message, d.file, d.line, d.column, d.path, severity,
+                                   d.source_line, d.hint, related))
+
+    def has(self, *path: Any) -> bool:
+        node: Any = self.data
+        for p in path:
+            if isinstance(node, dict) and p in node:
+                node = node[p]
+            else:
+                return False
+        return True
+
+    def rule_index(self, rule_id: str) -> int:
+        rules = self.data.get("deal_wins", {}).get("rules", [])
+        return next(i for i, r in enumerate(rules) if r.get("id") == rule_id)
+
+    # --- checks -----------------------------------------------------------------------------
+    def pack(self) -> None:
+        rs = self.rs
+        up = 1 if rs.upcard else 0
+        # The most players each pack is dealt to (one pack unless decks vary with players).
+        most = {rs.decks_for(n): n for n in range(rs.players_min, rs.players_max + 1)}
+        for n in sorted(most.values()):
+            pack = rs.pack_for(n)
+            try:  # extra cards to some players (the dealer's sixth card) count too
+                need = sum(hand_sizes(State(rs, n, n - 1, 1))) + up if rs.extra_cards else n * rs.hand_size + up
+            except RulesetError as exc:
+                self.add("pack-cannot-deal", "error", str(exc), ("deal", "extra_cards"))
+                break
+            if need > len(pack):
+                upword = " + the upcard" if rs.upcard else ""
+                fits = (len(pack) - up) // rs.hand_size
+                decks = f" ({pack.decks} decks)" if pack.decks > 1 else ""
+                self.add("pack-cannot-deal", "error",
+                         f"the pack{decks} has {len(pack)} cards, but {n} players x {rs.hand_size} cards{upword} "
+                         f"need {need}", ("players", "max"), ("deal", "hand_size"), ("pack", "ranks"),
+                         hint=f"allow at most {fits} players" + (", or shuffle more decks together (pack.decks)"
+                                                                  if "decks" not in self.data["pack"] else ""))
+                break
+        self.melds()
+        self.turn_flow()
+        self.match()
+        self.money()
+
+    def money(self) -> None:
+        """A pot nobody can win; bonuses on events that never happen."""
+        rs = self.rs
+        if rs.ante is not None:
+            pays_out = any(t.payers.source == "pot" for e in rs.endings.values() for t in e.payouts) or any(
+                b.transfer.payers.source == "pot" for b in rs.bonuses)
+            if not pays_out:
+                self.add("pot-never-won", "error", "each player antes into the pot, but no payout takes from it: "
+                         "the pot only grows", ("pot", "ante"),
+                         hint="pay it out in an ending: {id: takes-the-pot, from: pot, to: actor, amount: pot}")
+        no_hits = not rs.hit_books and not rs.hit_runs and rs.slapping is None
+        never = {"spread_hit": no_hits, "drew_discard": "discard" not in rs.draw_from,
+                 "drew_stock": "stock" not in rs.draw_from}
+        for j, bonus in enumerate(rs.bonuses):
+            if never.get(bonus.on):
+                self.add("bonus-never-paid", "warning", f"the bonus '{bonus.transfer.id}' is paid on '{bonus.on}', "
+                         "which never happens in this ruleset", ("bonuses", j, "on"))
+
+    def match(self) -> None:
+        """A match that can never end."""
+        rules = self.rs.session
+        if not rules.is_match or rules.hands:
+            return
+        ends = rules.ends_when is not None and rules.ends_when.constant is not False
+        out = rules.eliminate_when is not None and rules.eliminate_when.constant is not False
+        if not ends and not out:
+            key = "ends_when" if rules.ends_when is not None else "eliminate_when"
+            self.add("match-never-ends", "error", "the match can never end: its end condition is never true and "
+                     "no one is ever eliminated", ("session", key),
+                     hint="give a condition that the totals can meet (max(players.total) >= 100), or session.hands")
+
+    def turn_flow(self) -> None:
+        """Drop (knock) settings that cannot take effect."""
+        rs = self.rs
+        never = rs.drop_allowed.constant is False
+        for key, on in (("at", rs.drop_at != ("start",)), ("lay_spreads", rs.drop_lays_spreads),
+                        ("last_round", rs.last_round > 0)):
+            if never and on:
+                self.add("rule-for-disabled", "warning", f"turn.drop.{key} says how a drop goes, but no one may ever "
+                         "drop (turn.drop.allowed is false)", ("turn", "drop", key), ("turn", "drop", "allowed"))
+        if 0 < rs.last_round < 99 and rs.last_round >= rs.players_max:
+            self.add("last-round-too-long", "warning",
+                     f"after a drop, {rs.last_round} more turns are given, but at most {rs.players_max - 1} other "
+                     f"players play: write 'last_round: all'", ("turn", "drop", "last_round"), ("players", "max"))
+        if rs.stock_rebuild and "stock" not in rs.draw_from:
+            self.add("rule-for-disabled", "warning", "the stock is rebuilt when it runs out, but no one draws from it",
+                     ("stock", "rebuild"), ("turn", "draw", "from"))
+        if not rs.first_turn_draws and not rs.extra_cards:
+            self.add("first-turn-short", "note", "the first player does not draw on the first turn, and is dealt "
+                     "no extra card: they start a card short", ("turn", "first_turn"),
+                     hint="give them an extra card: deal.extra_cards: [{to: dealer, cards: 1}]")
+
+    def melds(self) -> None:
+        """Spreads the pack and the meld rules cannot make."""
+        rs = self.rs
+        if rs.book_min > rs.book_max:
+            self.add("meld-impossible", "error", f"a book is at least {rs.book_min} and at most {rs.book_max} cards: "
+                     "no book can be made", ("melds", "book", "min"), ("melds", "book", "max"),
+                     hint="make 'min' at most 'max'")
+        if rs.run_max is not None and rs.run_min > rs.run_max:
+            self.add("meld-impossible", "error", f"a run is at least {rs.run_min} and at most {rs.run_max} cards: "
+                     "no run can be made", ("melds", "run", "min"), ("melds", "run", "max"),
+                     hint="make 'min' at most 'max'")
+        pack = rs.pack
+        if rs.run_min > pack.run_length:
+            self.add("meld-impossible", "error", f"a run needs at least {rs.run_min} cards, but the run order has "
+                     f"only {pack.run_length} places: no run can be made", ("melds", "run", "min"), ("pack", "run_order"))
+        wild = sum(pack.wild) if rs.wild_in_melds else 0
+        copies = max(sum(1 for r in pack.ranks if r == rank) for rank in set(pack.ranks) if rank != JOKER)
+        if not rs.book_identical and pack.decks > 1:
+            copies = len({pack.suits[c] for c in range(len(pack)) if pack.suits[c] is not None})
+        if rs.book_min > copies + wild:
+            self.add("meld-impossible", "warning",
+                     f"a book needs at least {rs.book_min} cards of one rank, but the pack holds at most {copies} of a "
+                     f"rank{f' and {wild} wild cards' if wild else ''}: no book can be made", ("melds", "book", "min"),
+                     ("pack",))
+        if rs.hit_books and rs.book_min >= copies + wild and rs.book_max <= rs.book_min:
+            self.add("rule-for-disabled", "warning",
+                     f"books may be hit, but a book of {rs.book_min} already holds every card of its rank that can be "
+                     "in it: no book can grow", ("hits", "books"), ("melds", "book", "min"),
+                     hint="let books be larger (melds.book.max) or turn off hits on books")
+        largest = max(rs.book_max, rs.run_max or pack.run_length)
+        if rs.wild_in_melds and any(pack.wild) and rs.min_natural > largest:
+            self.add("meld-impossible", "error",
+                     f"every spread needs at least {rs.min_natural} natural cards, but no spread holds more than "
+                     f"{largest} cards: no spread can be made", ("melds", "min_natural"), ("melds", "book", "max"),
+                     hint=f"make melds.min_natural at most {largest}")
+        elif rs.wild_in_melds and any(pack.wild) and rs.min_natural > rs.book_max:
+            self.add("meld-impossible", "warning",
+                     f"every spread needs at least {rs.min_natural} natural cards, but a book holds at most "
+                     f"{rs.book_max}: only runs can be made", ("melds", "min_natural"), ("melds", "book", "max"))
+        both = [r for r in dict.fromkeys(map(str, self.data["pack"]["run_order"]))
+                if list(map(str, self.data["pack"]["run_order"])).count(r) == 2]
+        if both and pack.run_wraps:
+            self.add("run-order-both-ends", "warning",
+                     f"{' and '.join(both)} is at both ends of the run order and runs also turn the corner: "
+                     f"a run may then pass through {both[0]} from one end to the other", ("pack", "run_order"),
+                     ("pack", "run_wraps"), hint="list it once with run_wraps: true, or at both ends with run_wraps: false")
+
+    def deal_wins(self) -> OddsTable | None:
+        rs = self.rs
+        if not rs.deal_wins or rs.hand_size > 12:
+            return None
+        # One table per pack the ruleset deals (several decks by the number of players).
+        first: OddsTable | None = None
+        for decks in sorted({rs.decks_for(n) for n in range(rs.players_min, rs.players_max + 1)}):
+            players = next(n for n in range(rs.players_min, rs.players_max + 1) if rs.decks_for(n) == decks)
+            several = len(rs.packs) > 1
+            try:
+                table = compute(rs, players)
+            except TooManyHands as exc:
+                self.add("deal-win-odds", "note", f"odds not computed: {exc}", ("deal_wins",))
+                continue
+            self._odds(table, f" with {decks} deck{'s' if decks > 1 else ''}" if several else "")
+            first = first or table
+        return first
+
+    def _odds(self, table: OddsTable, decks: str) -> None:
+        rs = self.rs
+        for odds in table.odds:
+            path: Path = ("deal_wins", "rules", self.rule_index(odds.rule), "when")
+            self.add("deal-win-odds", "note", f"'{odds.rule}'{decks}: {odds.describe()}", path)
+            if odds.hands is None:
+                continue
+            if odds.hands == 0:
+                self.add("deal-win-impossible", "error",
+                         f"no hand of {rs.hand_size} cards can meet '{odds.rule}' with this pack{decks} and these values "
+                         f"(hands count {table.min_count} to {table.max_count})", path, ("pack", "values"))
+            elif odds.hands == odds.total:
+                self.add("deal-win-always", "error", f"every hand{decks} meets '{odds.rule}': no hand would be played",
+                         path)
+            elif odds.share > FREQUENT:
+                self.add("deal-win-frequent", "warning",
+                         f"'{odds.rule}' wins on the deal in {odds.share:.1%} of hands{decks} ({odds.describe()}): "
+                         f"more than {FREQUENT:.0%} of hands are not played", path, ("deal", "hand_size"))
+        priorities = {r.id: r.priority for r in rs.deal_wins}
+        for a, b, n in table.overlaps:
+            if priorities[a] == priorities[b]:
+                self.add("deal-win-overlap", "warning",
+                         f"{n:,} hands meet both '{a}' and '{b}', which have the same priority: which one is paid "
+                         "is left to their order in the file", ("deal_wins", "rules", self.rule_index(a)),
+                         ("deal_wins", "rules", self.rule_index(b)),
+                         hint="give them different 'priority' values (the higher is paid)")
+        for r in rs.deal_wins:
+            literals = [int(x) for x in re.findall(r"\b\d+\b", r.when.source)]
+            high = [x for x in literals if x >= 40]
+            if high and "count" in r.when.source and table.max_count > max(high) + 2:
+                self.add("values-threshold", "warning",
+                         f"'{r.id}' is about high hands ({', '.join(map(str, high))}), but with these card values "
+                         f"a hand of {rs.hand_size} cards{decks} can count up to {table.max_count}",
+                         ("deal_wins", "rules", self.rule_index(r.id), "when"), ("pack", "values"), ("deal", "hand_size"))
+
+    def endings(self) -> None:
+        rs = self.rs
+        e = rs.endings
+        if "stock" in rs.draw_from and rs.stock_exhausted is not None and "stock_exhausted" not in e:
+            self.add("ending-undefined", "error",
+                     "the stock can run out, but the ruleset says nothing about an exhausted stock "
+                     "(the hand would be dead)", ("stock", "exhausted") if self.has("stock") else ("endings",),
+                     hint="add endings.stock_exhausted (who wins, who pays), or void_if: true for a dead hand")
+        if "stock" in rs.draw_from and rs.stock_exhausted is None:
+            self.add("ending-undefined", "error", "the ruleset does not say when the stock is exhausted",
+                     ("endings",), hint="add stock: {exhausted: draw_from_empty}")
+        drop_possible = rs.drop_allowed.source.strip() != "false"
+        for kind in ("drop_won", "drop_caught"):
+            if drop_possible and kind not in e:
+                self.add("ending-undefined", "error", f"a player may drop, but there is no rule for '{kind}'",
+                         ("turn", "drop", "allowed"))
+        min_meld = min(rs.book_min, rs.run_min)
+        hits = rs.hit_books or rs.hit_runs
+        if rs.hand_size + 1 < min_meld and not hits:
+            for kind in ("tonk_out", "out_on_discard"):
+                if kind in e:
+                    self.add("ending-impossible", "warning",
+                             f"'{kind}' can never happen: a hand holds at most {rs.hand_size + 1} cards, the smallest "
+                             f"spread is {min_meld} cards, and spreads cannot be hit", ("endings", kind),
+                             ("deal", "hand_size"), ("melds",))
+        for kind, ending in e.items():
+            for j, t in enumerate(ending.payouts):
+                path: Path = ("endings", kind, "payouts", j)
+                if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", t.amount.source):
+                    self.add("payout-negative", "error", f"the payout '{t.id}' is a negative amount "
+                             f"({t.amount.source}); swap 'from' and 'to' instead", path + ("amount",))
+                if _same_players(t.payers.source, ending.winners.source, kind):
+                    self.add("winner-pays", "error", f"in '{kind}', the payout '{t.id}' is paid by the winners "
+                             f"({ending.winners.source})", path + ("from",), ("endings", kind, "winners"))
+
+    def disabled(self) -> None:
+        rs = self.rs
+        no_hits = not rs.hit_books and not rs.hit_runs
+        for name, spec in (self.data.get("counters") or {}).items():
+            for j, ev in enumerate(spec.get("events", [])):
+                if ev.get("on") == "spread_hit" and no_hits and rs.slapping is None:
+                    self.add("rule-for-disabled", "warning",
+                             f"the counter '{name}' changes when a spread is hit, but spreads cannot be hit",
+                             ("counters", name, "events", j), ("hits",))
+        if rs.wild_in_melds and not any(rs.pack.wild):
+            self.add("rule-for-disabled", "warning", "wild cards may stand in spreads, but the pack has no wild card",
+                     ("melds", "wild_cards"), ("pack",), hint="list them in pack.wild, e.g. [2, JK]")
+        if rs.book_identical and not any(p.decks > 1 for p in rs.packs.values()):
+            self.add("rule-for-disabled", "warning", "books may hold identical cards, but the pack has one deck: "
+                     "no two cards are identical", ("melds", "book", "identical_cards"), ("pack",),
+                     hint="shuffle several decks together (pack.decks), or remove identical_cards")
+        no_wild = not rs.wild_in_melds or not any(rs.pack.wild)
+        for key in ("min_natural", "max_wild"):
+            if no_wild and self.data["melds"].get(key) not in (None, 0):
+                self.add("rule-for-disabled", "warning", f"melds.{key} limits wild cards in spreads, but no wild card "
+                         "stands in a spread", ("melds", key), ("melds", "wild_cards"), ("pack", "wild"))
+        if self.data["pack"].get("wild_value", "own") != "own" and not any(rs.pack.wild):
+            self.add("rule-for-disabled", "warning", "pack.wild_value says what a wild card counts, but the pack has "
+                     "no wild card", ("pack", "wild_value"), ("pack", "wild"))
+        if rs.jokers_in_melds and not any(s is None for s in rs.pack.suits):
+            self.add("rule-for-disabled", "warning", "jokers may be part of spreads, but the pack has no joker",
+                     ("melds", "jokers_in_melds"), ("pack",))
+        if rs.slapping is not None and no_hits:
+            self.add("rule-for-disabled", "warning", "slapping plays a discard onto a spread, but spreads cannot be hit",
+                     ("slapping",), ("hits",))
+        if rs.hits_per_turn is not None and no_hits:
+            self.add("rule-for-disabled", "warning", "a limit on hits per turn, but spreads cannot be hit",
+                     ("hits", "max_cards_per_turn"), ("hits",))
+        if rs.hold_except is not None and (rs.hold_allowed is None or rs.hold_allowed.source.strip() == "true"):
+            self.add("rule-for-disabled", "warning", "an exception to holding spreads, but holding is allowed anyway",
+                     ("melds", "hold", "except"), ("melds", "hold", "allowed"))
+
+    def pack_names(self) -> None:
+        """Ranks and cards that the pack section names but the pack does not hold."""
+        spec = self.data["pack"]
+        ranks = [str(r) for r in spec.get("ranks", [])]
+        suits = [str(x) for x in spec.get("suits", [])]
+        jokers = int(spec.get("jokers", 0) or 0)
+
+        def held(name: str) -> bool:
+            if name == JOKER:
+                return jokers > 0
+            if name in ranks:
+                return True
+            return any(name == f"{r}{x}" for r in ranks for x in suits)
+
+        def mine(path: Path) -> bool:  # written in the file being linted (an inherited entry for a
+            return self.doc.origin(path)[0].file == self.root.file  # rank this file dropped is no slip)
+
+        for j, name in enumerate(map(str, spec.get("wild", []) or [])):
+            if not held(name) and mine(("pack", "wild", j)):
+                what = "no joker" if name == JOKER else f"no {name}"
+                self.add("pack-missing", "warning", f"pack.wild names {name}, but the pack holds {what}: it is never "
+                         "wild", ("pack", "wild", j), ("pack", "jokers" if name == JOKER else "ranks"),
+                         hint="add jokers (pack.jokers)" if name == JOKER else f"add {name} to pack.ranks, or drop it "
+                         "from pack.wild")
+        for name in map(str, (spec.get("values") or {})):
+            if not held(name) and mine(("pack", "values", name)):
+                what = "no joker" if name == JOKER else f"no {name}"
+                self.add("pack-missing", "warning", f"pack.values gives {name} a value, but the pack holds {what}",
+                         ("pack", "values", name), ("pack", "jokers" if name == JOKER else "ranks"),
+                         hint=f"remove {name} from pack.values" + (", or add jokers" if name == JOKER else ""))
+
+    def unpaid_winners(self) -> None:
+        """Endings with winners that neither pay them nor score for them."""
+        for kind, ending in self.rs.endings.items():
+            if ending.payouts or ending.scores or ending.winners.constant == ():
+                continue
+            if self.has("endings", kind):
+                self.add("winner-unpaid", "warning", f"the ending '{kind}' has winners ({ending.winners.source}) but "
+                         "pays them nothing: no payout, no score", ("endings", kind),
+                         hint="add a payout to the winners (endings.<ending>.payouts)")
+
+    def going_out_disabled(self) -> None:
+        """Payouts for an ending that what leads to it has switched off."""
+        rs = self.rs
+        ending = rs.endings.get("tonk_out")
+        if ending is not None and ending.payouts and rs.going_out_allowed.constant is False:
+            self.add("rule-for-disabled", "warning", "payouts for going out, but going out is never allowed "
+                     "(going_out.allowed is false)", ("endings", "tonk_out", "payouts"), ("going_out", "allowed"))
+
+    def run(self) -> list[Diagnostic]:
+        self.pack()
+        self.pack_names()
+        self.going_out_disabled()
+        self.unpaid_winners()
+        self.deal_wins()
+        self.endings()
+        self.disabled()
+        self.conditions()
+        self.empty_sets()
+        self.amounts()
+        return self.out
+
+    # --- deciding conditions and amounts (lint/intervals.py) --------------------------------
+    @functools.cached_property
+    def name_ranges(self) -> dict[str, Abs]:
+        """The range of every name a condition may read, under this ruleset."""
+        rs = self.rs
+        largest = max(len(rs.pack_for(n)) for n in range(rs.players_min, rs.players_max + 1))
+        packs = [rs.pack_for(n) for n in (rs.players_min, rs.players_max)]
+        low = min(min(o) for p in packs for o in p.options)
+        high = max(max(o) for p in packs for o in p.options)
+        count = Num(min(0, largest * low), max(0, largest * high))
+        out: dict[str, Abs] = {name: count for name in ("count", "dealt_count", "deadwood_count", "low_count",
+                                                          "high_count", "min_count")}
+        out.update(turn=Num(0, MAX_TURNS), round=Num(1, INF), stake=Num(1, INF), stock=Num(0, largest),
+                   discards=Num(0, largest), spreads_on_table=Num(0, INF),
+                   num_players=Num(rs.players_min, rs.players_max),
+                   players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
+                   winners=Items(0, rs.players_max), lowest=Items(1, rs.players_max))
+        for c in rs.counters:
+            adds = [e.add for e in c.events if e.add is not None]
+            sets = [e.set for e in c.events if e.set is not None]
+            lo = min([c.initial, *sets, *([c.floor if c.floor is not None else -INF] if any(a < 0 for a in adds)
+                                          else [])])
+            hi = max([c.initial, *sets, *([INF] if any(a > 0 for a in adds) else [])])
+            out[c.name] = Num(lo, hi)
+        return out
+
+    def conditions(self) -> None:
+        """Conditions that can never hold, or always do, wherever they are written."""
+        ranges = self.name_ranges
+        for path, source in _expression_fields(self.data, _CONDITION_KEYS):
+            if re.fullmatch(r"\s*(true|false)\s*", source) or not re.search(r"[a-z_]", source.replace("true", "")
+                                                                               .replace("false", "")):
+                continue  # written as a constant on purpose
+            got = decide(source, ranges)
+            if not isinstance(got, Bool) or (got.can_true and got.can_false):
+                continue
+            because = why(ranges, source)
+            field_name = str(path[-1])
+            if got.can_true:
+                self.add("condition-always", "warning", f"'{source}' always holds{': ' + because if because else ''}; "
+                         f"'{field_name}' could say true", path,
+                         hint="check the numbers against the ranges the names can take")
+            else:
+                self.add("condition-never", "error" if path[:2] == ("turn", "drop") else "warning",
+                         f"'{source}' can never hold{': ' + because if because else ''}", path,
+                         hint="check the comparison and its numbers (a count is never below 0, a turn never past "
+                              f"{MAX_TURNS:,})")
+
+    def empty_sets(self) -> None:
+        """Winners, payers and payees that are always nobody."""
+        ranges = self.name_ranges
+        for path, source in _expression_fields(self.data, {"winners", "from", "to", "players"}):
+            got = decide(source, ranges)
+            if isinstance(got, Items) and got.hi == 0:
+                what = {"winners": "the ending has no winner", "from": "nobody pays", "to": "nobody is paid",
+                        "players": "nobody scores"}[str(path[-1])]
+                self.add("set-always-empty", "warning", f"'{source}' is always empty: {what}"
+                         f"{' (' + why(ranges, source) + ')' if why(ranges, source) else ''}", path,
+                         hint="check the condition after 'where'")
+
+    def amounts(self) -> None:
+        """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""
+        ranges = self.name_ranges
+        for path, source in _expression_fields(self.data, {"amount", "pays", "ante"}):
+            if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source):
+                continue  # payout-negative says it
+            got = decide(source, ranges)
+            if not isinstance(got, Num):
+                continue
+            because = why(ranges, source)
+            if got.hi <= 0:
+                self.add("amount-not-positive", "error", f"the amount '{source}' is never more than 0"
+                         f"{': ' + because if because else ''}", path,
+                         hint="an amount is what the payer gives; swap 'from' and 'to' for money the other way")
+            elif got.lo < 0:
+                self.add("amount-not-positive", "warning", f"the amount '{source}' can be below 0"
+                         f"{': ' + because if because else ''}", path,
+                         hint="a difference of counts can go either way: write max(0, ...) or abs(...)")
+
+
+
+def _same_players(a: str, b: str, ending: str) -> bool:
+    """Whether two player expressions of an ending name the same players by meaning: a drop
+    ending's actor is its dropper (the engine ends it with actor=dropper), and 'self' is the
+    actor."""
+    def canon(text: str) -> str:
+        words = re.sub(r"\bself\b", "actor", " ".join(text.split()))
+        return re.sub(r"\bactor\b", "dropper", words) if ending.startswith("drop") else words
+    return canon(a) == canon(b)
+
+
+# The keys whose values are conditions (the schema's 'condition'); deal_wins' 'when' is decided
+# exactly by the odds (deal-win-impossible, deal-win-always).
+_CONDITION_KEYS = {"allowed", "claim", "eliminate_when", "ends_when", "except", "void_if", "when", "wins_if"}
+
+
+def _expression_fields(data: Any, keys: set[str], path: Path = ()) -> list[tuple[Path, str]]:
+    """(path, text) of every string under one of ``keys``, outside deal_wins."""
+    out: list[tuple[Path, str]] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if path == () and k == "deal_wins":
+                continue
+            if k in keys and isinstance(v, str):
+                out.append((path + (k,), v))
+            else:
+                out += _expression_fields(v, keys, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _expression_fields(v, keys, path + (i,))
+    return out
+
+
+def _noop_overrides(path: FsPath, allow_paths: Iterable[FsPath]) -> list[Diagnostic]:
+    """Top-level sections of a file that only repeat what the ruleset it extends says: one note
+    per section, and only when everything written under it repeats (a section restated whole
+    while one entry changes is not a no-op). A note never fails --strict."""
+    src = load_yaml_file(path)
+    data = src.data
+    if not isinstance(data, dict) or not isinstance(data.get("extends"), str):
+        return []
+    parent = read_doc(resolve_name(data["extends"], path.parent), allow_paths=allow_paths).data
+    out: list[Diagnostic] = []
+    for key, value in data.items():
+        if key in ("extends", "remove", "name", "description") or key not in parent:
+            continue
+        leaves = _restated(value, parent[key], (key,))
+        if leaves is None:
+            continue
+        if len(leaves) == 1:  # one line: name it
+            where, leaf = leaves[0]
+            shown = ("true" if leaf else "false") if isinstance(leaf, bool) else repr(leaf)
+            message = f"'{'.'.join(map(str, where))}' is already {shown} in '{data['extends']}': this line changes nothing"
+        else:
+            where = (key,)
+            message = (f"'{key}' repeats what '{data['extends']}' says ({len(leaves)} values): this section changes "
+                       "nothing")
+        d = src.diagnostic("extends-noop", message, tuple(p for p in where if not isinstance(p, str) or
+                                                          not p.startswith("[")), key=True)
+        out.append(Diagnostic(d.code, d.message, d.file, d.line, d.column, d.path, "note", d.source_line,
+                              "delete it, or keep it on purpose to say the rule out loud"))
+    return out
+
+
+def _restated(child: Any, base: Any, path: Path) -> list[tuple[Path, Any]] | None:
+    """The leaves written under ``child`` when every one of them repeats ``base`` (None when
+    something differs). List entries with ids are matched by id, as merging does."""
+    if isinstance(child, dict) and isinstance(base, dict):
+        leaves: list[tuple[Path, Any]] = []
+        for k, v in child.items():
+            if k not in base:
+                return None
+            got = _restated(v, base[k], path + (k,))
+            if got is None:
+                return None
+            leaves += got
+        return leaves
+    if isinstance(child, list) and is_id_list(child) and is_id_list(base):
+        by_id = {x["id"]: x for x in base}
+        leaves = []
+        for j, item in enumerate(child):
+            if item["id"] not in by_id:
+                return None
+            got = _restated(item, by_id[item["id"]], path + (j,))
+            if got is None:
+                return None
+            leaves += [(p, v) for p, v in got if p[-1] != "id"]
+        return leaves
+    return [(path, child)] if child == base else None
+
+
+def _root_source(doc: Doc, path: FsPath) -> Source:
+    """The Source of the file being linted (named as in every other diagnostic)."""
+    for src, _ in doc.origins.values():
+        if FsPath(src.file).resolve() == path.resolve() or src.file == str(path):
+            return src
+    return load_yaml_file(path, display_name(path))
+
+
+def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int = 0, seed: int = 0) -> LintReport:
+    """Lint a ruleset; raises :class:`LoadError` when it cannot be read or is not valid."""
+    doc = load_doc(ref, allow_paths=allow_paths)
+    problems = validate(doc)
+    if problems:
+        raise LoadError(problems)
+    rs, problems = build(doc)
+    if problems or rs is None:
+        raise LoadError(problems)
+    path = ref if isinstance(ref, FsPath) else resolve_name(ref)
+    root = _root_source(doc, path)
+    linter = _Linter(doc, rs, root)
+    diags = linter.run()
+    diags += _noop_overrides(path, allow_paths)
+    if simulate:
+        from tonkdsl.tools.lint.fired import never_fired
+
+        diags += never_fired(linter, simulate, seed)
+    order = {"error": 0, "warning": 1, "note": 2}
+    diags.sort(key=lambda d: (order.get(d.severity, 3), d.file, d.line, d.column))
+    return LintReport(str(ref), diags, None)
+
+
+__all__ = ["CODES", "LintReport", "lint"]

@@ -1,0 +1,96 @@
+"""``tonk lint --simulate N``: rules that never fired in N simulated hands, winners who lost."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from tonkdsl.tools.bots import greedy_bot, random_bot
+from tonkdsl.language.cards import SUITS_STANDARD
+from tonkdsl.language.diagnostics import Diagnostic
+from tonkdsl.language.rng import Rng, derive_seed
+from tonkdsl.interpreter.session import Session
+from tonkdsl.tools.simulate import session_length
+from tonkdsl.interpreter.view import play_out
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tonkdsl.interpreter.engine import State
+    from tonkdsl.tools.lint.checks import _Linter
+    from tonkdsl.language.ruleset import Ruleset
+
+_MIXED = 0x11A7  # the seeds of the hands with careless players, apart from simulate's
+
+
+def _hands(rs: "Ruleset", players: int, hands: int, seed: int) -> Iterator[tuple[int, "State"]]:
+    """The hands lint plays: first exactly those of `tonk simulate` with this seed and players
+    (greedy bots, the same seeds, dealers and sessions), so that lint never says an ending never
+    happens where simulate shows it; then as many again with careless players mixed in, so that
+    more of the rules get a chance to fire."""
+    length = session_length(rs)
+    for mixed in (False, True):
+        session: Session | None = None
+        for i in range(hands):
+            if session is None or session.is_over():
+                session = Session(rs, players, hands=length, dealer=(i // length) % players)
+            hand_seed = derive_seed(seed ^ _MIXED if mixed else seed, i)
+            rng = Rng(hand_seed ^ 0x5DEECE66D)  # as simulate draws the bots' choices
+            bots = [greedy_bot if not mixed or (i + s) % 3 else random_bot for s in range(players)]
+            state = session.start_hand(seed=hand_seed)
+            play_out(state, [bots[g] for g in session.seats], rng)
+            side_bets = rs.session.side_bets
+            suits = {b.id: rng.choice(SUITS_STANDARD) for b in side_bets if b.kind == "named_suit"}
+            session.finish_hand(state, named_suits=suits)
+            yield i, state
+
+
+def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
+    rs = linter.rs
+    players = max(rs.players_min, min(3, rs.players_max))
+    fired_rules: set[str] = set()
+    fired_ends: set[str] = set()
+    fired_events: set[tuple[str, int]] = set()
+    losers: list[tuple[str, int]] = []
+    during = {"ante"} | {b.transfer.id for b in rs.bonuses}  # paid as a hand goes, not by its ending
+    for i, state in _hands(rs, players, hands, seed):
+        out = state.outcome()
+        assert out is not None
+        fired_ends.add(out.end)
+        fired_rules.update(p.rule for p in out.payments)
+        if out.end == "initial_tonk":
+            fired_rules.update(r.id for r in rs.deal_wins if any(p.rule == r.id for p in out.payments))
+        fired_events.update(state.events_fired)
+        gains = [0] * (state.num_players + 1)  # what the ending paid each seat (the last: the pot)
+        for p in out.payments:
+            if p.rule not in during:
+                gains[p.payer] -= p.amount
+                gains[p.payee] += p.amount
+        if any(gains[w] < 0 for w in out.winners):
+            losers.append((out.end, i))
+    found: list[Diagnostic] = []
+
+    def add(code: str, severity: str, msg: str, path: tuple[str | int, ...]) -> None:
+        linter.add(code, severity, msg, path)
+        found.append(linter.out.pop())
+
+    for i, r in enumerate(rs.deal_wins):
+        if r.id not in fired_rules:
+            add("never-fired", "warning", f"the automatic win '{r.id}' never fired in {2 * hands:,} simulated hands",
+                ("deal_wins", "rules", linter.rule_index(r.id)))
+    for kind, ending in rs.endings.items():
+        if kind not in fired_ends:
+            add("never-fired", "warning", f"the ending '{kind}' never happened in {2 * hands:,} simulated hands",
+                ("endings", kind))
+            continue
+        for j, t in enumerate(ending.payouts):
+            if t.id not in fired_rules:
+                add("never-fired", "warning", f"the payout '{t.id}' never paid in {2 * hands:,} simulated hands",
+                    ("endings", kind, "payouts", j))
+    for counter in rs.counters:
+        for j, _ev in enumerate(counter.events):
+            if (counter.name, j) not in fired_events:
+                add("never-fired", "warning",
+                    f"the counter '{counter.name}' event {j + 1} never fired in {2 * hands:,} simulated hands",
+                    ("counters", counter.name, "events", j))
+    if losers:
+        end, index = losers[0]
+        add("winner-loses", "error", f"a winner lost money in {len(losers)} of {2 * hands:,} simulated hands "
+            f"(first: hand {index}, '{end}')", ("endings", end) if end in rs.endings else ("deal_wins",))
+    return found

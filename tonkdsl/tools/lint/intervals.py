@@ -1,0 +1,200 @@
+"""Deciding conditions and amounts without playing: an interval evaluation of the expression tree.
+
+Each name gets the range of values it can take under the ruleset (a count from the lowest to the
+highest total a hand of the pack could make, the turn from 0 to MAX_TURNS, a counter from its floor
+to what its events allow, a set of players from empty to the whole table...), and each operator
+combines ranges soundly: the result holds every value the expression can take, perhaps more. So
+when a condition's range is only "false", no state of any hand can make it hold; when it is only
+"true", it always holds. Where the ranges cannot tell, nothing is claimed.
+
+Why intervals rather than an SMT solver: the conditions of rulesets are small, mostly one
+comparison of a count, a turn or a counter with numbers, joined by and/or; intervals decide those
+exactly, in microseconds, with no extra dependency, and say why in the author's words ("count
+is between 0 and 660"). What intervals cannot decide (a condition that relates two names to each
+other, like 'count < dropper.count and count > dropper.count') is left undecided, never
+misreported (docs/lint.md).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from lark import Token, Tree
+
+from tonkdsl.language.expr.compiler import ExprError, parse
+
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class Num:
+    lo: float
+    hi: float
+
+
+@dataclass(frozen=True)
+class Bool:
+    can_true: bool
+    can_false: bool
+
+
+@dataclass(frozen=True)
+class Items:
+    """A list or a set: how many items (and, for a written list of numbers, the numbers)."""
+    lo: float
+    hi: float
+    numbers: tuple[int, ...] | None = None
+
+
+TOP = None  # nothing known
+Abs = Num | Bool | Items | None
+
+
+def decide(source: str, ranges: Mapping[str, Abs]) -> Abs:
+    """The abstract value of ``source`` given the ranges of its names (None: undecided)."""
+    try:
+        return _eval(parse(source), ranges)
+    except ExprError:  # not an expression (a file that loaded never has one here): undecided
+        return TOP
+
+
+def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs]) -> Abs:
+    if isinstance(t, Token):
+        return TOP
+    kind = str(t.data)
+    kids = [c for c in t.children]
+    if kind == "number":
+        v = int(str(kids[0]))
+        return Num(v, v)
+    if kind == "true":
+        return Bool(True, False)
+    if kind == "false":
+        return Bool(False, True)
+    if kind == "name":
+        return env.get(str(kids[0]), TOP)
+    if kind == "attr":  # dropper.count, others.count: the attribute's range (a set keeps its size)
+        base = _eval(kids[0], env)
+        got = env.get(str(kids[1]), TOP)
+        return Items(base.lo, base.hi) if isinstance(base, Items) else got
+    if kind == "list":
+        parts = [_eval(k, env) for k in kids]
+        if all(isinstance(p, Num) and p.lo == p.hi for p in parts):
+            return Items(len(parts), len(parts), tuple(int(p.lo) for p in parts if isinstance(p, Num)))
+        return Items(len(parts), len(parts))
+    if kind == "range":
+        a, b = _eval(kids[0], env), _eval(kids[1], env)
+        if isinstance(a, Num) and isinstance(b, Num):
+            return Items(max(0, b.lo - a.hi + 1), max(0, b.hi - a.lo + 1))
+        return Items(0, INF)
+    if kind == "where":
+        base = _eval(kids[0], env)
+        keep = _eval(kids[1], env)  # the item's attributes range as the names do
+        if isinstance(keep, Bool) and not keep.can_true:
+            return Items(0, 0)  # no item can pass the filter
+        return Items(0, base.hi) if isinstance(base, Items) else Items(0, INF)
+    if kind == "call":
+        name = str(kids[0])
+        arg = _eval(kids[1], env) if len(kids) > 1 else TOP
+        if name == "count" and isinstance(arg, Items):
+            return Num(arg.lo, arg.hi)
+        if name == "abs" and isinstance(arg, Num):
+            lo = 0 if arg.lo <= 0 <= arg.hi else min(abs(arg.lo), abs(arg.hi))
+            return Num(lo, max(abs(arg.lo), abs(arg.hi)))
+        return TOP
+    if kind == "neg":
+        a = _eval(kids[0], env)
+        return Num(-a.hi, -a.lo) if isinstance(a, Num) else TOP
+    if kind in ("add", "sub", "mul", "mod", "div", "pow"):
+        a, b = _eval(kids[0], env), _eval(kids[1], env)
+        if not (isinstance(a, Num) and isinstance(b, Num)):
+            return TOP
+        if kind == "add":
+            return Num(a.lo + b.lo, a.hi + b.hi)
+        if kind == "sub":
+            return Num(a.lo - b.hi, a.hi - b.lo)
+        if kind == "mul":
+            products = [_mul(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+            return Num(min(products), max(products))
+        if kind == "mod" and b.lo == b.hi and b.lo > 0:
+            return Num(0, b.lo - 1)
+        if kind == "div" and b.lo > 0 and a.lo >= 0:
+            return Num(0, a.hi)
+        return TOP
+    if kind == "not_":
+        a = _eval(kids[0], env)
+        return Bool(a.can_false, a.can_true) if isinstance(a, Bool) else TOP
+    if kind in ("and_", "or_"):
+        a, b = _eval(kids[0], env), _eval(kids[1], env)
+        a = a if isinstance(a, Bool) else Bool(True, True)
+        b = b if isinstance(b, Bool) else Bool(True, True)
+        if kind == "and_":
+            return Bool(a.can_true and b.can_true, a.can_false or b.can_false)
+        return Bool(a.can_true or b.can_true, a.can_false and b.can_false)
+    if kind == "compare":
+        a, op, b = _eval(kids[0], env), str(kids[1]), _eval(kids[2], env)
+        if isinstance(a, Num) and isinstance(b, Num):
+            return _compare(a, op, b)
+        return TOP
+    if kind in ("in_", "not_in"):
+        a, b = _eval(kids[0], env), _eval(kids[1], env)
+        got = _member(a, b, kids[1], env)
+        if got is None:
+            return TOP
+        return got if kind == "in_" else Bool(got.can_false, got.can_true)
+    return TOP
+
+
+def _mul(x: float, y: float) -> float:
+    return 0.0 if x == 0 or y == 0 else x * y  # 0 x infinity is 0 here: a factor of 0 gives 0
+
+
+def _compare(a: Num, op: str, b: Num) -> Bool:
+    if op == "<":
+        return Bool(a.lo < b.hi, a.hi >= b.lo)
+    if op == "<=":
+        return Bool(a.lo <= b.hi, a.hi > b.lo)
+    if op == ">":
+        return Bool(a.hi > b.lo, a.lo <= b.hi)
+    if op == ">=":
+        return Bool(a.hi >= b.lo, a.lo < b.hi)
+    single = a.lo == a.hi == b.lo == b.hi
+    overlap = a.lo <= b.hi and b.lo <= a.hi
+    if op == "==":
+        return Bool(overlap, not single)
+    return Bool(not single, overlap)  # !=
+
+
+def _member(a: Abs, b: Abs, right: Any, env: Mapping[str, Abs]) -> Bool | None:
+    if not isinstance(a, Num):
+        return None
+    if isinstance(b, Items) and b.numbers is not None:
+        inside = [v for v in b.numbers if a.lo <= v <= a.hi]
+        width = a.hi - a.lo + 1
+        return Bool(bool(inside), width > len(set(inside)))
+    if isinstance(right, Tree) and str(right.data) == "range":
+        lo, hi = _eval(right.children[0], env), _eval(right.children[1], env)
+        if isinstance(lo, Num) and isinstance(hi, Num):
+            both = _compare(a, ">=", lo), _compare(a, "<=", hi)
+            return Bool(both[0].can_true and both[1].can_true, both[0].can_false or both[1].can_false)
+    return None
+
+
+def why(ranges: Mapping[str, Abs], source: str) -> str:
+    """The ranges of the names ``source`` reads, in words: 'count is between 0 and 660'."""
+    words = []
+    for name, r in ranges.items():
+        if isinstance(r, Num) and _reads(source, name):
+            lo = "-infinity" if r.lo == -INF else f"{int(r.lo):,}"
+            if r.lo == r.hi:
+                words.append(f"{name} is {lo}")
+            elif r.hi == INF:
+                words.append(f"{name} is {lo} or more")
+            else:
+                words.append(f"{name} is between {lo} and {int(r.hi):,}")
+    return "; ".join(words)
+
+
+def _reads(source: str, name: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(name)}\b|\.{re.escape(name)}\b", source) is not None

@@ -1,0 +1,149 @@
+"""Exact odds of automatic wins per dealt hand, by enumerating rank-count vectors of the pack.
+
+A hand of ``k`` cards is grouped by how many cards of each rank it holds; each group is weighted
+by the number of ways to pick those cards (a product of binomials), so every one of the
+C(pack, k) hands is counted exactly once, without sampling. A rule that looks at suits or at
+other players cannot be decided this way and is reported as such.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from math import comb
+from typing import Iterator
+
+from tonkdsl.interpreter.engine import State
+from tonkdsl.language.expr.compiler import EvalError
+from tonkdsl.language.names import EvalContext
+from tonkdsl.language.ruleset import DealWin, Ruleset
+
+# Names whose value depends on more than the checked player's own hand.
+_NOT_HAND_ONLY = re.compile(r"\b(others|players|lowest|min_count|dealer|is_dealer|seat|suit|stock|turn|round|"
+                            r"spreads_on_table|discards|deal_win|is_book|is_run|largest_book|longest_run|"
+                            r"deadwood|deadwood_count|max_same_suit)\b|\b(10|[2-9AJQKT])[CDHS]\b")
+MAX_VECTORS = 2_000_000
+# The work of one odds table, in the expressions' own cost units (Compiled.cost, an upper bound
+# of one evaluation's steps): a condition that costs 100,000 steps, checked on each of thousands
+# of kinds of hands, would keep lint busy for minutes. Past the budget the odds are not computed
+# (and lint says so) rather than the run going on.
+MAX_ODDS_STEPS = 100_000_000
+
+
+class TooManyHands(ValueError):
+    """The pack and hand size give more hand shapes than the exact count enumerates."""
+
+
+@dataclass(frozen=True)
+class Odds:
+    rule: str
+    hands: int | None  # hands meeting the rule, None when it cannot be computed exactly
+    total: int
+    reason: str = ""
+
+    @property
+    def share(self) -> float:
+        return (self.hands or 0) / self.total if self.total else 0.0
+
+    def describe(self) -> str:
+        if self.hands is None:
+            return f"odds not computed: {self.reason}"
+        if self.hands == 0:
+            return f"0 of {self.total:,} hands"
+        one_in = self.total / self.hands
+        return f"{self.hands:,} of {self.total:,} hands, {self.share:.3%}, 1 in {one_in:,.0f}"
+
+
+@dataclass(frozen=True)
+class OddsTable:
+    odds: tuple[Odds, ...]
+    overlaps: tuple[tuple[str, str, int], ...]  # (rule, rule, hands meeting both)
+    total: int
+    max_count: int
+    min_count: int
+
+
+def _vectors(mults: list[int], k: int) -> Iterator[tuple[list[int], int]]:
+    """Every way to take ``k`` cards by rank, with the number of hands it stands for."""
+    n = len(mults)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + mults[i]
+    counts = [0] * n
+
+    def rec(i: int, left: int, weight: int) -> Iterator[tuple[list[int], int]]:
+        if left == 0:
+            yield counts, weight
+            return
+        if i == n or suffix[i] < left:
+            return
+        for c in range(min(mults[i], left), -1, -1):
+            counts[i] = c
+            yield from rec(i + 1, left - c, weight * comb(mults[i], c))
+        counts[i] = 0
+
+    yield from rec(0, k, 1)
+
+
+def hand_only(rule: DealWin) -> str:
+    """Empty when the rule depends only on the checked player's hand, else why not."""
+    m = _NOT_HAND_ONLY.search(rule.when.source)
+    return f"'{rule.id}' looks at '{m.group(0)}', not only at the hand" if m else ""
+
+
+def compute(rs: Ruleset, num_players: int | None = None) -> OddsTable:
+    """The odds of each automatic win in a hand dealt from the pack of ``num_players`` players
+    (the fewest by default)."""
+    num_players = max(2, num_players or rs.players_min)
+    pack = rs.pack_for(num_players)
+    k = rs.hand_size
+    total = comb(len(pack), k)
+    # Two cards are interchangeable for a hand-only rule when they share a rank, the values they
+    # may count and wildness (identical cards of several decks always do): group them so.
+    by_kind: dict[tuple[str, tuple[int, ...], bool], list[int]] = {}
+    for card in range(len(pack)):
+        by_kind.setdefault((pack.ranks[card], pack.options[card], pack.wild[card]), []).append(card)
+    groups = list(by_kind.values())
+    mults = [len(g) for g in groups]
+    values = [pack.values[g[0]] for g in groups]
+    highs = [pack.options[g[0]][-1] for g in groups]
+    state = State(rs, num_players, dealer=num_players - 1, stake=1)
+    ctx = EvalContext(state, actor=0)
+    rules = list(rs.deal_wins)
+    why = {r.id: hand_only(r) for r in rules}
+    met = {r.id: 0 for r in rules}
+    both: dict[tuple[str, str], int] = {}
+    max_count, min_count = -10**9, 10**9
+    spent = 0
+    for n, (counts, weight) in enumerate(_vectors(mults, k)):
+        spent += sum(r.when.cost for r in rules if not why[r.id])
+        if spent > MAX_ODDS_STEPS:
+            for r in rules:
+                if not why[r.id]:
+                    why[r.id] = (f"checking '{r.id}' on every kind of hand would take more than {MAX_ODDS_STEPS:,} "
+                                 "steps (MAX_ODDS_STEPS)")
+            break
+        if n > MAX_VECTORS:
+            raise TooManyHands(f"more than {MAX_VECTORS:,} kinds of hands to enumerate (MAX_VECTORS)")
+        hand = [c for g, c_n in zip(groups, counts) for c in g[:c_n]]
+        count = sum(v * c for v, c in zip(values, counts))
+        high = sum(v * c for v, c in zip(highs, counts))
+        max_count, min_count = max(max_count, high), min(min_count, count)
+        state.set_hand(0, hand)
+        state.stats[0].dealt_count = count
+        hit = []
+        for r in rules:
+            if why[r.id]:
+                continue
+            try:
+                ok = bool(r.when(ctx))
+            except EvalError:
+                ok = False
+            if ok:
+                met[r.id] += weight
+                hit.append(r.id)
+        for i in range(len(hit)):
+            for j in range(i + 1, len(hit)):
+                key = (hit[i], hit[j])
+                both[key] = both.get(key, 0) + weight
+    odds = tuple(Odds(r.id, None if why[r.id] else met[r.id], total, why[r.id]) for r in rules)
+    return OddsTable(odds, tuple((a, b, n) for (a, b), n in both.items()), total, max_count, min_count)

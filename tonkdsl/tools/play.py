@@ -1,0 +1,398 @@
+"""``tonk play``: a person plays a session of Tonk against bots in the terminal.
+
+The game is saved after every action (atomically: written to a temporary file, then renamed)
+as a session scenario, so ``tonk replay FILE`` replays it and ``tonk play --resume FILE``
+continues exactly where it stopped, also after the process was killed. Bot decisions are seeded
+per action, so a resumed game goes on as it would have.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import yaml
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.tools.bots import Policy, bot_problem, policy
+from tonkdsl.language.cards import SUITS_STANDARD
+from tonkdsl.interpreter.dealer import cut_for_deal
+from tonkdsl.language.diagnostics import LoadError
+from tonkdsl.interpreter.engine import IllegalAction, State
+from tonkdsl.tools.explain import sheet
+from tonkdsl.language.loader import load_ruleset, resolve_name
+from tonkdsl.language.rng import Rng, derive_seed
+from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.tools.scenario import Scenario, load_scenario
+from tonkdsl.tools.screen import Screen
+from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.view import observation
+
+# A name that an action line can start with and a save can keep (scenario actions are
+# '<player> <action>'): one word, like the bots' names.
+PLAYER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_'-]{0,29}")
+HUMAN = "human"
+STRONGEST = "strong"
+HELP = """Type an action, its number in the menu, or a short form:
+  s / stock          draw from the stock        t / take      take the top discard
+  k / drop           drop (knock): at the start of your turn, or after drawing where the ruleset says
+  claim              claim an automatic win     eat / pass    take the last discard out of turn, or not
+  sp 8D 8H 8C        spread those cards         h 8S 1        hit 8S on spread 1
+  6S / discard 6S    discard a card             slap 8S on 1  slap the discard onto spread 1
+Commands: help, rules (what the ruleset says about this choice), hint (what the strongest bot
+would do), quit (the game is saved when --save is given)."""
+SHORT = {"s": "draw stock", "stock": "draw stock", "t": "draw discard", "take": "draw discard",
+         "pile": "draw discard", "k": "drop", "knock": "drop", "tonk": "drop"}
+
+
+@dataclass
+class Game:
+    ruleset: Ruleset
+    ruleset_ref: str
+    names: list[str]
+    seats: list[str]  # "human" or a bot name, per seat
+    stake: int
+    hands: int | None  # None: a match, played to its end
+    seed: int
+    first_dealer: int
+    save_path: Path | None = None
+    session: Session = field(init=False)
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    state: State | None = None
+
+    def __post_init__(self) -> None:
+        self.session = Session(self.ruleset, len(self.names), stake=self.stake, hands=self.hands,
+                               dealer=self.first_dealer)
+
+    # --- hands ------------------------------------------------------------------------------
+    def start_hand(self) -> State:
+        index = self.session.index
+        seed = derive_seed(self.seed, index)
+        state = self.session.start_hand(seed=seed)
+        names = state.pack.names
+        suits = self.dealers_suits(index)
+        self.deals.append({
+            "seed": seed,
+            "hands": {self.names[g]: [names[c] for c in state.dealt_hands[s]]
+                      for s, g in enumerate(self.session.seats)},
+            **({"upcard": names[state.discard_pile[0]]} if state.discard_pile else {}),
+            "stock": [names[c] for c in reversed(state.stock)],
+            **({"side_bets": {k: {"suit": v} for k, v in suits.items()}} if suits else {}),
+            "actions": [],
+        })
+        self.state = state
+        self.save()
+        return state
+
+    def dealers_suits(self, index: int) -> dict[str, str]:
+        """The dealer names a suit for each named-suit side bet (everyone bets at this table)."""
+        return {bet.id: Rng(derive_seed(self.seed ^ 0x5EE, index)).choice(SUITS_STANDARD)
+                for bet in self.ruleset.session.side_bets if bet.kind == "named_suit"}
+
+    def apply(self, seat: int, action: A.Action) -> None:
+        assert self.state is not None
+        self.state.apply(action, player=seat)
+        self.deals[-1]["actions"].append(f"{self.names[self.session.seats[seat]]} {action}")
+        self.save()
+
+    def named_suits(self) -> dict[str, str]:
+        bets = self.deals[-1].get("side_bets", {}) if self.deals else {}
+        return {k: v["suit"] for k, v in bets.items()}
+
+    def finish_hand(self) -> tuple[int, ...]:
+        """Book the hand; returns the seats out of the match after it."""
+        assert self.state is not None and self.state.is_terminal()
+        record = self.session.finish_hand(self.state, named_suits=self.named_suits())
+        self.state = None
+        self.save()
+        return record.eliminated
+
+    def bot(self, seat: int) -> Policy:
+        return policy(self.seats[self.session.seats[seat]])
+
+    def hand_names(self) -> list[str]:
+        """The names of the players of the hand, by its seats (those still in the match)."""
+        return [self.names[g] for g in self.session.seats]
+
+    def bot_rng(self) -> Rng:
+        """A generator for the next bot decision, fixed by the game's seed and position."""
+        n = len(self.deals[-1]["actions"]) if self.deals else 0
+        return Rng(derive_seed(self.seed ^ 0xB07, self.session.index * 100_003 + n))
+
+    # --- saving -----------------------------------------------------------------------------
+    def to_yaml(self) -> str:
+        data = {
+            "ruleset": self.ruleset_ref,
+            "players": self.names,
+            "dealer": self.names[self.first_dealer],
+            "stake": self.stake,
+            **({"session_hands": self.hands} if self.hands is not None else {}),
+            "play": {"seats": self.seats, "seed": self.seed},
+            "deals": self.deals,
+        }
+        head = "# A game of tonk play: `tonk play --resume FILE` continues it, `tonk replay FILE` replays it.\n"
+        return head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
+
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        path = self.save_path
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent or Path(".")))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(self.to_yaml())
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)  # atomic: a reader sees the old save or the new one, never half
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+
+def new_game(ruleset_ref: str, *, players: int, bots: Sequence[str], stake: int, hands: int | None, seed: int,
+             save: Path | None, name: str = "You") -> Game:
+    """A game of one person (seat 1, called ``name``) and bots at the other seats."""
+    kinds = list(bots) or ["greedy"]
+    if len(kinds) == 1:
+        kinds = kinds * (players - 1)
+    if len(kinds) != players - 1:
+        raise ValueError(f"--bots names {len(kinds)} bots for {players - 1} seats")
+    return new_table(ruleset_ref, people=[name], bots=kinds, stake=stake, hands=hands, seed=seed, save=save)
+
+
+def new_table(ruleset_ref: str, *, people: Sequence[str], bots: Sequence[str], stake: int, hands: int | None,
+              seed: int, save: Path | None) -> Game:
+    """A game of people (named, in the first seats) and bots (in the seats after them)."""
+    path = resolve_name(ruleset_ref) if not ruleset_ref.endswith((".yaml", ".yml")) else Path(ruleset_ref)
+    rs = load_ruleset(path)
+    ref = ruleset_ref if not ruleset_ref.endswith((".yaml", ".yml")) else str(Path(ruleset_ref).resolve())
+    players = len(people) + len(bots)
+    if not people:
+        raise ValueError("a table needs at least one person")
+    if not rs.players_min <= players <= rs.players_max:
+        raise ValueError(f"{rs.name} is for {rs.players_min} to {rs.players_max} players, not {players}")
+    for k in bots:
+        if bot_problem(k):
+            raise ValueError(bot_problem(k))
+    bot_names = [f"{k.partition(':')[0].capitalize()}{i}" for i, k in enumerate(bots, 1)]
+    for name in people:
+        if not PLAYER_NAME.fullmatch(name):
+            raise ValueError(f"the name {name!r} cannot be saved and resumed: a name is one word of letters, digits, "
+                             "_ ' or -, starting with a letter, at most 30 characters (e.g. Ann or Ann_Lee)")
+        if name.lower() in (n.lower() for n in bot_names):
+            raise ValueError(f"the name {name!r} is the name of a bot at this table; choose another")
+    if len({n.lower() for n in people}) != len(people):
+        raise ValueError("two people at the table have the same name")
+    dealer, _cuts = cut_for_deal(rs, players, Rng(seed))
+    total = hands or rs.session.hands or (None if rs.session.is_match else 1)  # a match runs to its end
+    return Game(rs, ref, list(people) + bot_names, [HUMAN] * len(people) + list(bots), stake, total, seed, dealer,
+                save)
+
+
+def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | None = 1) -> Game:
+    """Load a saved game, checked like any scenario, and replay it to where it stopped.
+    ``people``: how many seats must be people's (None: any number, at least one)."""
+    scn = load_scenario(path, allow_paths=allow_paths)
+    raw = scn.source.data
+    play = raw.get("play")
+    seats = play.get("seats") if isinstance(play, dict) else None
+    seed = play.get("seed") if isinstance(play, dict) else None
+    if (not isinstance(seats, list) or len(seats) != len(scn.players) or seats.count(HUMAN) < 1
+            or any(s != HUMAN and bot_problem(str(s)) for s in seats) or not isinstance(seed, int)):
+        raise LoadError([scn.source.diagnostic(
+            "save-play", "this is not a saved game of tonk play: 'play' must give 'seats' (human or a bot "
+            "for each player) and 'seed'", ("play",))])
+    if people is not None and seats.count(HUMAN) != people:
+        raise LoadError([scn.source.diagnostic(
+            "save-play", f"this game has {seats.count(HUMAN)} people at the table; continue it with "
+            "'tonk serve --resume'" if people == 1 else f"this game has {seats.count(HUMAN)} people, not {people}",
+            ("play", "seats"))])
+    game = Game(scn.ruleset, scn.ruleset_ref, scn.players, list(seats), scn.stake,
+                scn.session_hands or (None if scn.ruleset.session.is_match else len(scn.deals)), seed, scn.dealer, path)
+    for i, d in enumerate(scn.deals):
+        state = game.session.start_hand(seed=d.seed, layout=d.layout)
+        _check_dealt(game, scn, i, state)
+        game.deals.append(raw["deals"][i] | {"actions": []})
+        game.state = state
+        for j, (seat, act, text) in enumerate(d.actions):
+            try:
+                if seat not in game.session.seats:
+                    raise IllegalAction("that player is out of the match")
+                state.apply(act, player=game.session.seats.index(seat))
+            except IllegalAction as exc:
+                raise LoadError([scn.source.diagnostic(
+                    "save-action", f"the saved action '{text}' is not legal ({exc}): the file was changed or "
+                    "damaged", ("deals", i, "actions", j))]) from None
+            game.deals[-1]["actions"].append(text)
+        if state.is_terminal():
+            game.session.finish_hand(state, named_suits=d.named_suits)
+            game.state = None
+        elif i != len(scn.deals) - 1:
+            raise LoadError([scn.source.diagnostic(
+                "save-unfinished", f"hand {i + 1} of the save is not over, but another hand follows it",
+                ("deals", i))])
+    return game
+
+
+def _check_dealt(game: Game, scn: Scenario, index: int, state: State) -> None:
+    """A save holds the seed of the game and, for each hand, the cards dealt from it: a hand
+    whose seed or cards differ from what the game's seed deals was edited, and is refused."""
+    d = scn.deals[index]
+    seeded = game.session.start_hand(seed=derive_seed(game.seed, index))
+    names = state.pack.names  # compared by name: two jokers, or two decks' twins, are the same card
+
+    def dealt(s: State) -> tuple[list[list[str]], list[str], list[str]]:
+        return ([[names[c] for c in h] for h in s.dealt_hands], [names[c] for c in s.discard_pile],
+                [names[c] for c in s.stock])
+    same = (d.seed == derive_seed(game.seed, index) and dealt(seeded) == dealt(state)
+            and d.named_suits == game.dealers_suits(index))
+    if not same:
+        raise LoadError([scn.source.diagnostic(
+            "save-deal", f"hand {index + 1} of the save is not the hand its seed deals (its seed, cards or named "
+            "suits were changed): the file was edited or damaged", ("deals", index))])
+
+
+Reader = Callable[[str], str]
+
+
+class Player:
+    """The terminal loop: bots play their turns, the person is asked for theirs."""
+
+    def __init__(self, game: Game, screen: Screen, read: Reader) -> None:
+        self.game, self.screen, self.read = game, screen, read
+
+    def run(self) -> int:
+        g = self.game
+        while True:
+            if g.state is None:
+                if g.session.is_over():
+                    return self.finish()
+                started = g.start_hand()
+                of = f"of {g.hands}" if g.hands is not None else "of the match"
+                dealer = g.hand_names()[started.dealer]
+                deals = "deal" if dealer == "You" else "deals"  # the person at the keyboard is 'You'
+                self.screen.say(f"\nHand {g.session.index + 1} {of}: {dealer} {deals}.")
+                for bet, suit in g.named_suits().items():
+                    self.screen.say(f"Side bet {bet}: the dealer names {suit}; everyone puts in.")
+            state = g.state
+            assert state is not None
+            if state.is_terminal():
+                self.show_end(state)
+                out = g.finish_hand()
+                for seat in out:
+                    self.screen.say(f"{g.names[seat]} {'are' if g.names[seat] == 'You' else 'is'} out of the match.")
+                continue
+            seat = state.current_player()
+            if g.seats[g.session.seats[seat]] != HUMAN:
+                action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
+                g.apply(seat, action)
+                self.screen.say(f"{g.hand_names()[seat]}: {action}")
+                continue
+            if not self.human_turn(state, seat):
+                self.screen.say("Game saved." if g.save_path else "Bye.")
+                return 0
+
+    def human_turn(self, state: State, seat: int) -> bool:
+        g = self.game
+        view = observation(state, seat)
+        legal = state.legal_actions()
+        seats = g.session.seats
+        self.screen.show_turn(view, g.hand_names(), legal, [g.session.ledger[s] for s in seats],
+                              [g.session.scores[s] for s in seats] if g.ruleset.score_sheet != "money" else None)
+        while True:
+            try:
+                text = self.read("> ").strip()
+            except EOFError:
+                return False
+            if not text:
+                continue
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                return False
+            if word in ("help", "?"):
+                self.screen.say(HELP)
+                continue
+            if word == "rules":
+                self.screen.say(rules_for(g.ruleset, state.phase))
+                continue
+            if word == "hint":
+                hint = policy(STRONGEST)(view, legal, g.bot_rng())
+                self.screen.say(f"The {STRONGEST} bot would play: {hint}")
+                continue
+            if word in ("menu", "m"):
+                self.screen.say("  " + "   ".join(f"[{i}] {a}" for i, a in enumerate(legal, 1)))
+                continue
+            try:
+                action = parse_input(text, legal)
+                g.apply(seat, action)
+            except (A.ActionSyntaxError, IllegalAction) as exc:
+                self.screen.say(f"Not possible: {exc}. Type 'help' for the actions, or a number from the menu.")
+                continue
+            return True
+
+    def show_end(self, state: State) -> None:
+        out = state.outcome()
+        assert out is not None
+        names = state.pack.names
+        self.screen.show_end(out, self.game.hand_names(), [[names[c] for c in h] for h in state.hands])
+
+    def finish(self) -> int:
+        g = self.game
+        settle = g.session.settlement()
+        match = g.ruleset.session.is_match
+        self.screen.say("\n== match over ==" if match else "\n== session over ==")
+        for seat, name in enumerate(g.names):
+            if g.ruleset.score_sheet == "money":
+                self.screen.say(f"  {name}: {settle.money[seat]:+d}")
+            else:
+                out = "" if seat in g.session.active else " (out)"
+                self.screen.say(f"  {name}: score {g.session.scores[seat]}{out}")
+        self.screen.say(("Match won by " if match else "Won by ") + ", ".join(g.names[s] for s in settle.winners))
+        return 0
+
+
+def parse_input(text: str, legal: Sequence[A.Action]) -> A.Action:
+    """A menu number, a short form, a bare card (a discard) or a full action."""
+    words = text.split()
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= len(legal):
+            raise A.ActionSyntaxError(f"there is no choice {n} in the menu (1-{len(legal)})")
+        return legal[n - 1]
+    head = words[0].lower()
+    if head in SHORT and len(words) == 1:
+        return A.parse_action(SHORT[head])
+    if head == "sp":
+        return A.parse_action("spread " + " ".join(words[1:]))
+    if head == "h" and len(words) >= 3:
+        rest = words[1:]
+        if rest[-2].lower() != "on":
+            rest = rest[:-1] + ["on", rest[-1]]
+        return A.parse_action("hit " + " ".join(rest))
+    if len(words) == 1 and head not in ("drop", "claim"):
+        try:
+            return A.parse_action("discard " + words[0])
+        except A.ActionSyntaxError:
+            raise A.ActionSyntaxError(f"'{text}' is not an action or a card") from None
+    return A.parse_action(text)
+
+
+# The sections of the rules sheet that speak to each moment of a turn.
+_RULES_FOR = {"start": ("A turn", "Waiting", "Automatic wins on the deal"),
+              "play": ("A turn", "Spreads", "Hitting", "Waiting")}
+
+
+def rules_for(rs: Ruleset, phase: str) -> str:
+    """What the ruleset says about the current choice, in the rules sheet's words."""
+    wanted = _RULES_FOR.get(phase, _RULES_FOR["play"])
+    lines: list[str] = []
+    for section in sheet.build(rs):
+        if section.title in wanted:
+            lines.append(f"{section.title}:")
+            lines += [f"  {line}" for line in section.lines]
+    return "\n".join(lines)
+

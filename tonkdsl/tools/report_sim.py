@@ -1,0 +1,138 @@
+"""How ``tonk simulate`` shows its results: text with intervals, significance marks, plots."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from tonkdsl.interpreter.outcome import END_KINDS
+from tonkdsl.tools.stats import Z95, two_means, two_proportions
+
+Result = tuple[str, str, dict[str, Any]]  # (ruleset as given, its name, summary)
+
+
+def compare(results: Sequence[Result]) -> dict[str, list[str]]:
+    """For each ruleset after the first: what differs from the first at the 95% level."""
+    marks: dict[str, list[str]] = {}
+    if len(results) < 2:
+        return marks
+    _, _, base = results[0]
+    for ref, _, data in results[1:]:
+        found = []
+        for kind in END_KINDS:
+            a, b = base["endings"][kind], data["endings"][kind]
+            if abs(two_proportions(b["hands"], data["hands"], a["hands"], base["hands"])) > Z95:
+                found.append(f"endings.{kind}")
+        for sa, sb in zip(base["seats"], data["seats"]):
+            if abs(two_means(sb["per_hand"], sb["ci95"][0], sa["per_hand"], sa["ci95"][0])) > Z95:
+                found.append(f"seats.{sa['seat']}")
+        la, lb = base["length"], data["length"]
+        if abs(two_means(lb["mean"], lb["ci95"][0], la["mean"], la["ci95"][0])) > Z95:
+            found.append("length")
+        marks[ref] = found
+    return marks
+
+
+def _pct(share: float, ci: Sequence[float]) -> str:
+    return f"{share:6.1%} [{ci[0]:.1%}, {ci[1]:.1%}]"
+
+
+def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Sequence[str], seed: int) -> str:
+    first = results[0][2]
+    lines = [f"{first['hands']:,} hands per ruleset, {first['players']} players ({', '.join(bots)}), seed {seed}; "
+             "95% confidence intervals in brackets" + ("; * differs from the first ruleset" if len(results) > 1 else "")]
+    width = 30
+    head = " " * 22 + "".join(f"{name[:width]:<{width + 2}}" for _, name, _ in results)
+    lines += ["", head, "ending"]
+
+    def mark(ref: str, key: str) -> str:
+        return " *" if key in marks.get(ref, []) else "  "
+
+    for kind in END_KINDS:
+        if not any(d["endings"][kind]["hands"] for _, _, d in results):
+            continue
+        row = f"  {kind:<20}"
+        for ref, _, d in results:
+            e = d["endings"][kind]
+            row += f"{_pct(e['share'], e['ci95']):<{width}}{mark(ref, 'endings.' + kind)}"
+        lines.append(row)
+    lines.append("money per hand, by seat")
+    for i in range(first["players"]):
+        row = f"  seat {i + 1:<15}"
+        for ref, _, d in results:
+            s = d["seats"][i]
+            row += f"{s['per_hand']:+7.3f} [{s['ci95'][0]:+.3f}, {s['ci95'][1]:+.3f}]".ljust(width) + mark(ref, f"seats.{i + 1}")
+        lines.append(row)
+    if any(s.get("score") for _, _, d in results for s in d["seats"]):  # a score sheet is kept
+        lines.append("score per hand, by seat")
+        for i in range(first["players"]):
+            row = f"  seat {i + 1:<15}"
+            for ref, _, d in results:
+                s = d["seats"][i]
+                lo, hi = s.get("score_ci95", [0.0, 0.0])
+                row += f"{s.get('score_per_hand', 0.0):+7.3f} [{lo:+.3f}, {hi:+.3f}]".ljust(width) + "  "
+            lines.append(row)
+    lines.append("hand length (actions)")
+    row = f"  {'mean, median, p90':<20}"
+    for ref, _, d in results:
+        ln = d["length"]
+        text = f"{ln['mean']:.1f} [{ln['ci95'][0]:.1f}, {ln['ci95'][1]:.1f}], {ln['median']}, {ln['p90']}"
+        row += text.ljust(width) + mark(ref, "length")
+    lines.append(row)
+    if any("matches" in d for _, _, d in results):
+        lines.append("matches won, by seat")
+        for i in range(first["players"]):
+            row = f"  seat {i + 1:<15}"
+            for ref, _, d in results:
+                w = d["matches"]["wins"][i] if "matches" in d else None
+                row += (_pct(w["share"], w["ci95"]) if w else "-").ljust(width) + "  "
+            lines.append(row)
+        row = f"  {'match length, hands':<20}"
+        for ref, _, d in results:
+            if "matches" in d:
+                mh = d["matches"]["hands"]
+                row += f"{mh['mean']:.1f} [{mh['ci95'][0]:.1f}, {mh['ci95'][1]:.1f}], {mh['median']}, {mh['p90']}".ljust(width) + "  "
+            else:
+                row += "-".ljust(width + 2)
+        lines.append(row)
+    for ref, name, d in results:
+        if d.get("pot_left"):
+            lines.append(f"money left in the pot when the sessions ended ({name}): {d['pot_left']:,}")
+    for ref, name, d in results:
+        lines.append(f"rules that paid ({name}), share of hands")
+        for rule, r in d["rules"].items():
+            lines.append(f"  {rule:<26}{_pct(r['share'], r['ci95'])}")
+    return "\n".join(lines)
+
+
+def plot_results(results: Sequence[Result], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    kinds = [k for k in END_KINDS if any(d["endings"][k]["hands"] for _, _, d in results)]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+    width = 0.8 / len(results)
+    for j, (_, name, d) in enumerate(results):
+        xs = [i + j * width for i in range(len(kinds))]
+        shares = [d["endings"][k]["share"] for k in kinds]
+        err = [[s - d["endings"][k]["ci95"][0] for k, s in zip(kinds, shares)],
+               [d["endings"][k]["ci95"][1] - s for k, s in zip(kinds, shares)]]
+        ax1.bar(xs, shares, width, yerr=err, label=name, capsize=2)
+        seats = d["seats"]
+        sx = [i + j * width for i in range(len(seats))]
+        means = [s["per_hand"] for s in seats]
+        serr = [[m - s["ci95"][0] for m, s in zip(means, seats)], [s["ci95"][1] - m for m, s in zip(means, seats)]]
+        ax2.bar(sx, means, width, yerr=serr, label=name, capsize=2)
+    ax1.set_xticks([i + width * (len(results) - 1) / 2 for i in range(len(kinds))], kinds, rotation=30, ha="right")
+    ax1.set_ylabel("share of hands")
+    ax1.set_title("How hands end (95% CI)")
+    ax2.set_xticks([i + width * (len(results) - 1) / 2 for i in range(results[0][2]["players"])],
+                   [f"seat {i + 1}" for i in range(results[0][2]["players"])])
+    ax2.axhline(0, color="grey", linewidth=0.8)
+    ax2.set_ylabel("money per hand (stakes)")
+    ax2.set_title("Seat advantage (95% CI)")
+    ax1.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,140 @@
+"""The web side of `tonk serve`: a Starlette app with one page per table and a WebSocket per
+browser. Every message a browser sends is checked here (JSON, size, type) before the room sees
+it; a bad or forged one gets {"type": "error", "message": ...} and changes nothing. Each
+browser then gets its own snapshot: nothing it may not see is ever sent to it.
+
+Messages from a browser:
+    {"type": "join", "code": "...", "token": "..."}   take a seat (the token keeps it across reloads)
+    {"type": "act", "action": "discard 5S"}           an action, as in scenario files, or "next hand"
+Messages to a browser:
+    {"type": "seat", "name": "...", "token": "..."}   the seat taken
+    {"type": "state", ...}                            what this seat sees (Room.snapshot)
+    {"type": "error", "message": "..."}               why a message was refused
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tonkdsl.interpreter.engine import RulesetError
+from tonkdsl.tools.explain import explain
+from tonkdsl.tools.serve.room import Refused, Room, Seat
+
+MAX_MESSAGE = 4_000  # characters: the longest message a browser has reason to send
+
+
+class Table:
+    """A room and the browsers connected to it."""
+
+    def __init__(self, room: Room, bot_delay: float) -> None:
+        self.room = room
+        self.bot_delay = bot_delay
+        self.clients: dict[WebSocket, Seat | None] = {}
+        self.lock = asyncio.Lock()
+
+    async def broadcast(self) -> None:
+        for ws, seat in list(self.clients.items()):
+            try:
+                await ws.send_text(json.dumps(self.room.snapshot(seat)))
+            except Exception:  # a browser gone mid-send: its own handler cleans up
+                self.clients.pop(ws, None)
+
+    async def run_bots(self) -> None:
+        """Bots play their turns one at a time, each shown before the next."""
+        while self.room.bot_to_play():
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            try:
+                self.room.bot_step()
+            except RulesetError as exc:
+                self.room.failed_rule(exc)
+                break
+            await self.broadcast()
+
+
+def _page() -> str:
+    return (resources.files("tonkdsl.tools.serve") / "table.html").read_text(encoding="utf-8")
+
+
+def create_app(room: Room, *, bot_delay: float = 0.6) -> Starlette:
+    table = Table(room, bot_delay)
+
+    async def page(request: Request) -> Response:
+        if request.path_params["table"] != room.table_id:
+            return PlainTextResponse("no such table", status_code=404)
+        return HTMLResponse(_page())
+
+    async def rules(request: Request) -> Response:
+        if request.path_params["table"] != room.table_id:
+            return PlainTextResponse("no such table", status_code=404)
+        return HTMLResponse(explain(room.game.ruleset, "html", room.game.stake))
+
+    async def home(request: Request) -> Response:
+        return PlainTextResponse("tonk serve: open the table's link (it carries the join code)")
+
+    async def socket(ws: WebSocket) -> None:
+        if ws.path_params["table"] != room.table_id:
+            await ws.close(code=4404)
+            return
+        await ws.accept()
+        table.clients[ws] = None
+        try:
+            await ws.send_text(json.dumps(room.snapshot(None)))
+            while True:
+                text = await ws.receive_text()
+                async with table.lock:
+                    reply, changed = _handle(table, ws, text)
+                    if reply is not None:
+                        await ws.send_text(json.dumps(reply))
+                    if changed:
+                        await table.broadcast()
+                        await table.run_bots()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.clients.pop(ws, None)
+
+    app = Starlette(routes=[
+        Route("/", home),
+        Route("/t/{table}", page),
+        Route("/t/{table}/rules", rules),
+        WebSocketRoute("/t/{table}/ws", socket),
+    ])
+    app.state.table = table
+    return app
+
+
+def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | None, bool]:
+    """Apply one message: a reply for this browser alone (or None), and whether the table
+    changed (then every browser is sent its new snapshot and the bots play)."""
+    room = table.room
+    if len(text) > MAX_MESSAGE:
+        return {"type": "error", "message": "the message is too long"}, False
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        return {"type": "error", "message": "the message is not JSON"}, False
+    if not isinstance(msg, dict) or msg.get("type") not in ("join", "act"):
+        return {"type": "error", "message": "a message is {\"type\": \"join\" or \"act\", ...}"}, False
+    try:
+        if msg["type"] == "join":
+            seat = room.join(msg.get("code"), msg.get("token"))
+            table.clients[ws] = seat
+            return {"type": "seat", "name": seat.name, "token": seat.token}, True
+        held = table.clients.get(ws)
+        if held is None:
+            raise Refused("take a seat first (join with the table's code)")
+        room.act(held, msg.get("action"))
+    except Refused as exc:
+        return {"type": "error", "message": str(exc)}, False
+    except RulesetError as exc:
+        room.failed_rule(exc)
+    return None, True

@@ -1,0 +1,228 @@
+"""The strong bot: determinized Monte-Carlo search over every decision the ruleset offers.
+
+At each decision with more than one legal action the bot guesses the hidden cards many times
+(worlds), plays every legal action in each world and then the rest of the hand with model
+players, and takes the action whose hands end best for it on average. Three things make it strong:
+
+* **It reads the others' discards.** A world is made from the view alone (``View.guess_hidden``:
+  the others keep their hand sizes and the cards everyone saw them take); among many guesses it
+  keeps mostly those where each other player's last discard makes sense, that is where they did
+  not keep a loose card worth more than the one they let go of (players keep low cards and
+  partial spreads). A guess is weighed ``KEPT_ODDS`` to the power of the cards that contradict
+  it, and the worlds are drawn by those weights.
+* **Its model players drop when a drop pays.** In half the worlds the others play like the greedy
+  bot (they drop late, with a low count); in the other half they play like players who drop as
+  soon as a drop gains on average against the hands they cannot see (``Dropper``), and the bot's
+  own seat plays that way in every world. Against either kind of opponent the search then
+  neither waits too long nor drops too soon.
+* **It changes a sound habit only for a clear gain.** The action the greedy bot would take is
+  kept unless another one does better on the same worlds by more than ``Z`` standard errors of
+  the difference: a search of a few dozen worlds per action is noisy, and a noisy choice among
+  discards is worse than the habit. A drop is taken when dropping (judged on twice as many worlds:
+  it needs no rollout) pays more than the best way to play on.
+
+The same worlds and the same rollout seeds serve every action (common random numbers), so that
+actions are compared on the same deals. This is perfect-information Monte-Carlo (PIMC), the
+determinization behind OpenSpiel's and CardStock's information-set searches, with full-hand
+rollouts; it reads the ruleset only through the engine, so it plays any ruleset. Its choices are
+fixed by the random generator it is given (the same seed, the same play).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.tools.bots import Policy, completes_spread, drop_outcomes, greedy_bot
+from tonkdsl.interpreter.engine import State
+from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.language.rng import Rng
+from tonkdsl.interpreter.view import View, play_out
+
+DEFAULT_ROLLOUTS = 512  # rollouts per decision and per five cards dealt: 0.11 s for a 5-card ruleset here
+KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard
+GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
+Z = 2.0  # standard errors by which an action must beat the greedy habit
+DROPPER_SAMPLES = 16  # guesses a model player makes to judge a drop
+
+
+def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool) -> float:
+    """What a finished hand is worth to ``seat``: its money, or on a score sheet its score
+    against the others' average (negated where the lowest score wins)."""
+    if points and outcome.scores:
+        others = [s for i, s in enumerate(outcome.scores) if i != seat]
+        relative = outcome.scores[seat] - (sum(others) / len(others) if others else 0)
+        return -relative if lowest_wins else relative
+    return float(outcome.payouts[seat])
+
+
+def kept_above_discard(hand: Sequence[int], discard: int, near: Sequence[int], values: Sequence[int]) -> int:
+    """How badly ``hand`` fits its holder having just discarded ``discard``: the loose cards it
+    keeps (part of no partial spread with the rest of the hand or the discard) that are worth more
+    than the discard, plus one when the discard was part of a partial spread while a loose card
+    was kept. ``near`` is ``MeldRules.near``: the cards each card is kept with."""
+    mask = 1 << discard
+    for c in hand:
+        mask |= 1 << c
+    worse = loose = 0
+    limit = values[discard]
+    for c in hand:
+        if not near[c] & mask:
+            loose += 1
+            if values[c] > limit:
+                worse += 1
+    if loose and near[discard] & mask:
+        worse += 1
+    return worse
+
+
+def likely_worlds(view: View, rng: Rng, n: int) -> list[State]:
+    """``n`` worlds consistent with ``view``, drawn among ``GUESSES_PER_WORLD * n`` guesses by how
+    well each other hand fits its holder's last discard (``kept_above_discard``)."""
+    discards = [(seat, card) for seat, card in enumerate(view.last_discards)
+                if card is not None and seat != view.seat]
+    if not discards:  # nothing to weigh a guess by: every guess is as likely
+        return [view.determinize(rng) for _ in range(n)]
+    near, values = view.meld_rules.near(2), view.pack.values
+    guesses, weights = [], []
+    for _ in range(n * GUESSES_PER_WORLD):
+        hands, stock = view.guess_hidden(rng)
+        worse = sum(kept_above_discard(hands[seat], card, near, values) for seat, card in discards)
+        guesses.append((hands, stock))
+        weights.append(KEPT_ODDS ** worse)
+    # Systematic resampling: n evenly spaced points through the cumulative weights, one random
+    # offset; a guess is drawn about n * weight / total times (low variance, deterministic).
+    step = sum(weights) / n
+    point = step * rng.next_u64() / 2.0 ** 64
+    worlds, at, reached = [], 0, weights[0]
+    for _ in range(n):
+        while reached < point and at < len(weights) - 1:
+            at += 1
+            reached += weights[at]
+        worlds.append(view.world(*guesses[at]))
+        point += step
+    return worlds
+
+
+class Dropper:
+    """A model player for the rollouts: drops when a drop gains on average against hands dealt at
+    random from what it cannot see, takes the top discard when it completes a spread, and plays
+    like the greedy bot otherwise. Its judgements of a drop are kept by seat, count and hand
+    sizes during one search (``forget`` starts a new one): rollouts ask the same question often."""
+
+    def __init__(self, samples: int = DROPPER_SAMPLES) -> None:
+        self.samples = samples
+        self._drops: dict[tuple[int, int, tuple[int, ...]], bool] = {}
+
+    def forget(self) -> None:
+        self._drops.clear()
+
+    def __call__(self, view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+        grouped = legal if type(legal) is A.ActionList else A.ActionList.grouped(legal)
+        spans = grouped.spans
+        if A.Drop in spans:
+            key = (view.seat, view.count, view.cards_held)
+            drops = self._drops.get(key)
+            if drops is None:
+                drops = self._drops[key] = self._drop_gains(view, rng)
+            if drops:
+                return grouped[spans[A.Drop][0]]
+        if A.DrawDiscard in spans and view.top_discard is not None and completes_spread(view):
+            return grouped[spans[A.DrawDiscard][0]]
+        return greedy_bot(view, [a for a in grouped if type(a) is not A.Drop], rng)
+
+    def _drop_gains(self, view: View, rng: Rng) -> bool:
+        rs = view.ruleset
+        points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
+        return sum(hand_value(out, view.seat, points, lowest_wins)
+                   for out in drop_outcomes(view, rng, self.samples)) > 0
+
+
+@dataclass
+class SearchStats:
+    """What the bot's searches cost: for benchmarks (decisions/s, rollout actions/s)."""
+
+    decisions: int = 0  # decisions searched (more than one legal action)
+    rollouts: int = 0
+    actions: int = 0  # actions played in rollouts
+    seconds: float = 0.0
+
+
+def default_rollouts(hand_size: int) -> int:
+    """The default budget: ``DEFAULT_ROLLOUTS`` for every five cards dealt (rounded up), since a
+    bigger hand has more discards to share the rollouts among (seven cards: 1,024)."""
+    return DEFAULT_ROLLOUTS * max(1, -(-hand_size // 5))
+
+
+class StrongBot:
+    """The search bot with ``rollouts`` rollouts per decision (None: :func:`default_rollouts` of
+    the ruleset's hand size), shared among its legal actions (at least two worlds each); a policy
+    like the others (``bot(view, legal, rng)``)."""
+
+    def __init__(self, rollouts: int | None = None) -> None:
+        if rollouts is not None and rollouts < 1:
+            raise ValueError("the strong bot needs at least one rollout per decision")
+        self.rollouts = rollouts
+        self.dropper = Dropper()
+        self.stats = SearchStats()
+
+    def __call__(self, view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+        if len(legal) == 1:
+            return legal[0]
+        started = time.perf_counter()
+        rs = view.ruleset
+        points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
+        budget = self.rollouts or default_rollouts(rs.hand_size)
+        legal = list(legal)
+        drops = [i for i, a in enumerate(legal) if type(a) is A.Drop]
+        plays = [i for i in range(len(legal)) if i not in drops]
+        habit = legal.index(greedy_bot(view, [legal[i] for i in plays] or legal, Rng(rng.next_u64())))
+        per_action = max(2, budget // len(legal))
+        # A drop ends the hand at once: judging it on more worlds costs no rollout.
+        n_worlds = max(per_action, budget // 2) if drops else per_action
+        worlds = likely_worlds(view, rng, n_worlds)
+        self.dropper.forget()
+        # Half the worlds model the others as greedy players, half as droppers (see above).
+        greedy_others = [self.dropper if seat == view.seat else greedy_bot for seat in range(view.num_players)]
+        droppers = [self.dropper] * view.num_players
+        values = [[0.0] * n_worlds for _ in legal]
+        played = rollouts = 0
+        for w, world in enumerate(worlds):
+            seed = rng.next_u64()
+            policies: Sequence[Policy] = droppers if w % 2 else greedy_others
+            for i, action in enumerate(legal):
+                if w >= per_action and i not in drops:
+                    continue
+                sim = world.clone()
+                sim.apply(action)
+                played += 1 + play_out(sim, policies, Rng(seed))
+                rollouts += 1
+                outcome = sim.outcome()
+                assert outcome is not None  # play_out returns at the end of the hand
+                values[i][w] = hand_value(outcome, view.seat, points, lowest_wins)
+        choice = _clear_gain(values, habit, [i for i in plays if i != habit], per_action)
+        if drops:
+            drop = max(drops, key=lambda i: sum(values[i]))
+            if sum(values[drop]) / n_worlds > sum(values[choice][:per_action]) / per_action:
+                choice = drop
+        st = self.stats
+        st.decisions += 1
+        st.rollouts += rollouts
+        st.actions += played
+        st.seconds += time.perf_counter() - started  # measured only: never read by the search
+        return legal[choice]
+
+
+def _clear_gain(values: list[list[float]], habit: int, others: list[int], n: int) -> int:
+    """The action that beats ``habit`` on the first ``n`` worlds by the most, among those that beat
+    it by more than ``Z`` standard errors of the paired difference; else ``habit``."""
+    best, best_gain = habit, 0.0
+    for i in others:
+        diffs = [values[i][w] - values[habit][w] for w in range(n)]
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
+        if mean > Z * spread and mean > best_gain:  # the first of equals: the same choice every time
+            best, best_gain = i, mean
+    return best
