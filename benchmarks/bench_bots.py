@@ -24,8 +24,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tonkdsl import load_ruleset
-from tonkdsl.tools.bots import policy
 from tonkdsl.language.rng import derive_seed
+from tonkdsl.tools.bots import policy
 from tonkdsl.tools.simulate import play_hand
 from tonkdsl.tools.strong import StrongBot, hand_value
 

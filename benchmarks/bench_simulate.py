@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from tonkdsl import load_ruleset
-from tonkdsl.tools.bots import greedy_bot
 from tonkdsl.tools import simulate as sim
+from tonkdsl.tools.bots import greedy_bot
 from tonkdsl.tools.simulate import simulate
 
 BASELINE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "tonk_min.py"

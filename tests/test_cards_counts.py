@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tonkdsl import LoadError, load_ruleset
-from tonkdsl.language.cards import Pack
 from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.melds import meld_rules, table_for
+from tonkdsl.language.cards import Pack
 from tonkdsl.language.expr import BOOL, NUM, compile_expr, list_of
+from tonkdsl.language.names import EvalContext, holder_chooses, make_names
 from tonkdsl.tools.lint.checks import lint
 from tonkdsl.tools.lint.odds import compute
-from tonkdsl.language.names import EvalContext, holder_chooses, make_names
 from conftest import TESTS
 
 VAR = TESTS / "variations"

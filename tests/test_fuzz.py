@@ -292,8 +292,8 @@ def test_a_mutated_scenario_replays_or_gets_diagnostics(tmp_path_factory: Any, s
 @pytest.fixture(scope="module")
 def saved_game(tmp_path_factory: Any) -> str:
     """The text of a saved game two hands in: the human's moves made at random."""
-    from tonkdsl.tools.play import new_game
     from tonkdsl.interpreter.view import observation
+    from tonkdsl.tools.play import new_game
     path = tmp_path_factory.mktemp("save") / "game.yaml"
     game = new_game("standard", players=3, bots=["greedy"], stake=1, hands=3, seed=5, save=path)
     rng = Rng(5)

@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tonkdsl import load_ruleset
 from tonkdsl.cli import main
+from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.tools.lint import lint
 from tonkdsl.tools.lint.checks import CODES
 from tonkdsl.tools.lint.odds import compute
-from tonkdsl import load_ruleset
-from tonkdsl.language.resources import shipped_ruleset_names
 from conftest import TESTS
 
 LINT = TESTS / "lint"

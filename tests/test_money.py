@@ -2,11 +2,11 @@
 from typing import Any
 
 from tonkdsl import load_ruleset
-from tonkdsl.tools.bots import greedy_bot
 from tonkdsl.interpreter.outcome import POT, Payment, capped, net, pot_change
-from tonkdsl.language.rng import Rng
 from tonkdsl.interpreter.session import Session
 from tonkdsl.interpreter.view import observation
+from tonkdsl.language.rng import Rng
+from tonkdsl.tools.bots import greedy_bot
 from conftest import TESTS
 
 VAR = TESTS / "variations"

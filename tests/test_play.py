@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from tonkdsl.tools.play import parse_input
 from tonkdsl.interpreter import actions as A
+from tonkdsl.tools.play import parse_input
 from tonkdsl.tools.scenario import load_scenario, replay
 
 TONK = [sys.executable, "-m", "tonkdsl"]

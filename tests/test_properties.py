@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from hypothesis import given, strategies as st
 
-from tonkdsl.interpreter import actions as A
 from tonkdsl import LoadError, load_ruleset
+from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import MAX_TURNS, IllegalAction, State, deal
 from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.language.rng import Rng

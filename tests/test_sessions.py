@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tonkdsl import load_ruleset
-from tonkdsl.tools.bots import greedy_bot, random_bot
 from tonkdsl.interpreter.session import Session
 from tonkdsl.interpreter.view import observation
 from tonkdsl.language.cards import SUITS_STANDARD
 from tonkdsl.language.rng import Rng, derive_seed
+from tonkdsl.tools.bots import greedy_bot, random_bot
 from tonkdsl.tools.simulate import Spec, play_out, run_sessions, session_length, simulate
 from conftest import TESTS
 

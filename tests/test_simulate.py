@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tonkdsl.tools import simulate as sim
 from tonkdsl.cli import main
+from tonkdsl.tools import simulate as sim
 from tonkdsl.tools.stats import Tally, mean_ci, quantile, wilson
 
 SPEC = sim.Spec("standard", ("greedy", "greedy", "random"), 42)

@@ -4,16 +4,16 @@ benchmarks/bench_bots.py (figures in docs/play.md), not here."""
 from click.testing import CliRunner
 import pytest
 
-from tonkdsl.interpreter import actions as A
 from tonkdsl import load_ruleset
-from tonkdsl.tools.bots import bot_problem, greedy_bot, policy
-from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.cli import main
+from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.engine import State, deal
+from tonkdsl.interpreter.view import View
 from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.language.rng import Rng
+from tonkdsl.tools.bots import bot_problem, greedy_bot, policy
 from tonkdsl.tools.simulate import play_hand
 from tonkdsl.tools.strong import StrongBot, default_rollouts
-from tonkdsl.interpreter.view import View
 
 
 def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None:

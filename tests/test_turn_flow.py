@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from tonkdsl.interpreter import actions as A
 from tonkdsl import load_ruleset
+from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
 from tonkdsl.interpreter.session import Session
 from tonkdsl.interpreter.table import EAT, PLAY
@@ -165,9 +165,9 @@ def test_eating_asks_nearest_the_discarders_left_and_skips_the_players_between()
 def test_counters_hear_every_turn_start_and_every_discard(write: Any) -> None:
     """The events of every turn (turn_start, discarded) reach the counters listening to them:
     the engine reads them as flags on its fast path, which must stay in step with the set."""
-    from tonkdsl.tools.bots import policy
-    from tonkdsl.language.rng import Rng
     from tonkdsl.interpreter.view import observation
+    from tonkdsl.language.rng import Rng
+    from tonkdsl.tools.bots import policy
 
     path = write("listen.yaml", "extends: standard\nname: Listen\ncounters:\n"
                  "  turns: {initial: 0, events: [{on: turn_start, target: actor, add: 1}]}\n"

@@ -5,14 +5,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from tonkdsl.interpreter import actions as A
 from tonkdsl import load_ruleset
-from tonkdsl.language.cards import CardSyntaxError, parse_card
+from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.dealer import cut_for_deal, next_dealer
 from tonkdsl.interpreter.engine import Layout, deal
+from tonkdsl.interpreter.melds import MeldRules
+from tonkdsl.language.cards import CardSyntaxError, parse_card
 from tonkdsl.language.expr import BOOL, NUM, ExprError, compile_expr
 from tonkdsl.language.expr.compiler import EvalError
-from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.language.names import make_names
 from tonkdsl.language.rng import Rng, derive_seed
 
@@ -262,8 +262,8 @@ def test_action_list_grouped_keeps_order_within_each_kind() -> None:
 
 
 def test_greedy_bot_chooses_the_same_from_any_order() -> None:
-    from tonkdsl.tools.bots import greedy_bot
     from tonkdsl.interpreter.view import View
+    from tonkdsl.tools.bots import greedy_bot
 
     rs = load_ruleset("standard")
     find = rs.pack.find

@@ -3,10 +3,10 @@ from typing import Any
 
 from hypothesis import given, strategies as st
 
-from tonkdsl.tools.explain.words import words
 from tonkdsl.language.expr import BOOL, NUM, ExprError, compile_expr
 from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.names import make_names
+from tonkdsl.tools.explain.words import words
 
 NAMES = make_names(["actor"], [], subject=True)
 

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.actions import Action, parse_action
-    from tonkdsl.language.diagnostics import Diagnostic, LoadError
     from tonkdsl.interpreter.engine import IllegalAction, State, deal
-    from tonkdsl.language.loader import load_ruleset
     from tonkdsl.interpreter.outcome import Outcome
+    from tonkdsl.language.diagnostics import Diagnostic, LoadError
+    from tonkdsl.language.loader import load_ruleset
     from tonkdsl.language.ruleset import Ruleset
     from tonkdsl.tools.scenario import load_scenario, replay
 

@@ -209,9 +209,9 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
 
     With several rulesets, differences from the first that are significant at the 95% level
     are marked with '*'."""
+    from tonkdsl.interpreter.engine import RulesetError
     from tonkdsl.tools import simulate as sim
     from tonkdsl.tools.bots import bot_problem
-    from tonkdsl.interpreter.engine import RulesetError
     from tonkdsl.tools.report_sim import compare, render_text
 
     names = [b.strip() for b in bots.split(",")]
@@ -486,8 +486,8 @@ _FORMAT_OF_SUFFIX = {".md": "md", ".markdown": "md", ".txt": "text", ".html": "h
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None:
     """Print a complete rules sheet of RULESET, made from its data."""
-    from tonkdsl.tools.explain import explain
     from tonkdsl.language.loader import load_ruleset
+    from tonkdsl.tools.explain import explain
 
     try:
         rs = load_ruleset(_target(ruleset))
@@ -515,8 +515,8 @@ def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
     """Say in plain words how ruleset B differs from ruleset A, each with its YAML path.
 
     Exit 0 when they are the same, 1 when they differ, 2 on bad input."""
-    from tonkdsl.tools.explain.diff import diff
     from tonkdsl.language.loader import load_doc, load_ruleset
+    from tonkdsl.tools.explain.diff import diff
 
     try:
         for ref in (a, b):

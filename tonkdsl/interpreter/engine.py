@@ -12,15 +12,15 @@ from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
 from tonkdsl.interpreter.actions import Discard
-from tonkdsl.language.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.interpreter.melds import table_for
+from tonkdsl.language.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.language.names import EvalContext
 from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
                              run_transfers)
-from tonkdsl.language.rng import Rng
-from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
 from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
 from tonkdsl.interpreter.turn_flow import TurnFlow
+from tonkdsl.language.rng import Rng
+from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
 
 __all__ = ["IllegalAction", "Layout", "RulesetError", "State", "deal", "MAX_TURNS"]
 

@@ -11,9 +11,9 @@ from typing import Mapping, Sequence
 
 from tonkdsl.interpreter.dealer import next_dealer
 from tonkdsl.interpreter.engine import Layout, RulesetError, State, deal
+from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.names import EvalContext
-from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.language.ruleset import Ruleset, SideBet
 
 

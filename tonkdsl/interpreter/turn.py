@@ -11,12 +11,12 @@ from operator import or_
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.interpreter.melds import MeldRules
-from tonkdsl.language.names import EvalContext
 from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.language.ruleset import DealWin, Ruleset
 from tonkdsl.interpreter.table import EAT, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
+from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
+from tonkdsl.language.names import EvalContext
+from tonkdsl.language.ruleset import DealWin, Ruleset
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
 _EAT, _PASS = A.Eat(), A.Pass()

@@ -8,9 +8,9 @@ extends it): every guard and setting is read from the ruleset (``turn.drop.at``,
 from __future__ import annotations
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.interpreter.table import EAT, START, IllegalAction, TableSpread
 from tonkdsl.interpreter.turn import _DROP, _NO_SPANS, TurnRules
+from tonkdsl.language.rng import Rng, derive_seed
 
 _REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from tonkdsl.language.cards import Pack
-from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.engine import State
+from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.table import START
+from tonkdsl.language.cards import Pack
 from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import Ruleset
 

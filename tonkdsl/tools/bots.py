@@ -8,8 +8,8 @@ from typing import Callable, Iterator, Sequence
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.language.rng import Rng
 from tonkdsl.interpreter.view import View
+from tonkdsl.language.rng import Rng
 
 Policy = Callable[[View, Sequence[A.Action], Rng], A.Action]
 

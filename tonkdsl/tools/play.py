@@ -17,19 +17,19 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.tools.bots import Policy, bot_problem, policy
-from tonkdsl.language.cards import SUITS_STANDARD
 from tonkdsl.interpreter.dealer import cut_for_deal
-from tonkdsl.language.diagnostics import LoadError
 from tonkdsl.interpreter.engine import IllegalAction, State
-from tonkdsl.tools.explain import sheet
+from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.view import observation
+from tonkdsl.language.cards import SUITS_STANDARD
+from tonkdsl.language.diagnostics import LoadError
 from tonkdsl.language.loader import load_ruleset, resolve_name
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.tools.bots import Policy, bot_problem, policy
+from tonkdsl.tools.explain import sheet
 from tonkdsl.tools.scenario import Scenario, load_scenario
 from tonkdsl.tools.screen import Screen
-from tonkdsl.interpreter.session import Session
-from tonkdsl.interpreter.view import observation
 
 # A name that an action line can start with and a save can keep (scenario actions are
 # '<player> <action>'): one word, like the bots' names.

@@ -11,14 +11,14 @@ from pathlib import Path as FsPath
 from typing import Any, Iterable
 
 from tonkdsl.interpreter.actions import Action, ActionSyntaxError, Slap, parse_action
+from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
+from tonkdsl.interpreter.outcome import END_KINDS
+from tonkdsl.interpreter.session import HandRecord, Session
 from tonkdsl.language.cards import SUITS_STANDARD, CardSyntaxError
 from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path, did_you_mean
-from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
 from tonkdsl.language.limits import MAX_STAKE
 from tonkdsl.language.loader import load_ruleset, may_read, resolve_name
-from tonkdsl.interpreter.outcome import END_KINDS
 from tonkdsl.language.ruleset import Ruleset
-from tonkdsl.interpreter.session import HandRecord, Session
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 
 _KEYS = ("ruleset", "players", "dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "expect",

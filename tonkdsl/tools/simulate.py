@@ -15,15 +15,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
-from tonkdsl.tools.bots import Policy, policy
+from tonkdsl.interpreter.outcome import END_KINDS, Outcome
+from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.view import play_out
 from tonkdsl.language.cards import SUITS_STANDARD
 from tonkdsl.language.loader import load_ruleset
-from tonkdsl.interpreter.outcome import END_KINDS, Outcome
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
-from tonkdsl.interpreter.session import Session
+from tonkdsl.tools.bots import Policy, policy
 from tonkdsl.tools.stats import Tally, mean_ci, quantile, wilson
-from tonkdsl.interpreter.view import play_out
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import yaml
 
-from tonkdsl.tools.bots import greedy_bot
-from tonkdsl.language.diagnostics import Diagnostic, LoadError
-from tonkdsl.interpreter.engine import deal
-from tonkdsl.language.loader import load_ruleset, resolve_name
 from tonkdsl.interpreter.actions import Hit
+from tonkdsl.interpreter.engine import deal
+from tonkdsl.interpreter.view import observation
+from tonkdsl.language.diagnostics import Diagnostic, LoadError
+from tonkdsl.language.loader import load_ruleset, resolve_name
 from tonkdsl.language.resources import schema_path
 from tonkdsl.language.rng import Rng
+from tonkdsl.tools.bots import greedy_bot
 from tonkdsl.tools.scenario import load_scenario, replay
-from tonkdsl.interpreter.view import observation
 
 RULESET = """\
 # yaml-language-server: $schema={schema}

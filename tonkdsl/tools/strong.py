@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.tools.bots import Policy, completes_spread, drop_outcomes, greedy_bot
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.language.rng import Rng
 from tonkdsl.interpreter.view import View, play_out
+from tonkdsl.language.rng import Rng
+from tonkdsl.tools.bots import Policy, completes_spread, drop_outcomes, greedy_bot
 
 DEFAULT_ROLLOUTS = 512  # rollouts per decision and per five cards dealt: 0.11 s for a 5-card ruleset here
 KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tonkdsl.language.diagnostics import json_path
-from tonkdsl.tools.explain.words import amount, words
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import load_schema
+from tonkdsl.tools.explain.words import amount, words
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tonkdsl.language.cards import JOKER
-from tonkdsl.tools.explain.words import amount, words
 from tonkdsl.language.ruleset import Ending, Ruleset, Transfer
+from tonkdsl.tools.explain.words import amount, words
 
 _ENDING_TITLE = {
     "tonk_out": "Going out without a discard (tonk out)",

@@ -40,17 +40,17 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any, Iterable
 
-from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path
-from tonkdsl.language.cards import JOKER
 from tonkdsl.interpreter.engine import RulesetError, State, hand_sizes
-from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
-from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.interpreter.table import MAX_TURNS
+from tonkdsl.language.cards import JOKER
+from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path
 from tonkdsl.language.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.language.merge import Doc, is_id_list
 from tonkdsl.language.ruleset import Ruleset, build
 from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
+from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
+from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 
 FREQUENT = 0.05
 CODES = {

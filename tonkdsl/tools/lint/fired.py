@@ -3,18 +3,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from tonkdsl.tools.bots import greedy_bot, random_bot
+from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.view import play_out
 from tonkdsl.language.cards import SUITS_STANDARD
 from tonkdsl.language.diagnostics import Diagnostic
 from tonkdsl.language.rng import Rng, derive_seed
-from tonkdsl.interpreter.session import Session
+from tonkdsl.tools.bots import greedy_bot, random_bot
 from tonkdsl.tools.simulate import session_length
-from tonkdsl.interpreter.view import play_out
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.interpreter.engine import State
-    from tonkdsl.tools.lint.checks import _Linter
     from tonkdsl.language.ruleset import Ruleset
+    from tonkdsl.tools.lint.checks import _Linter
 
 _MIXED = 0x11A7  # the seeds of the hands with careless players, apart from simulate's
 

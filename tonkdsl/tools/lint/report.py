@@ -8,8 +8,8 @@ from urllib.parse import quote
 
 from tonkdsl import __version__
 from tonkdsl.language.diagnostics import Diagnostic
-from tonkdsl.tools.lint.checks import CODES, LintReport
 from tonkdsl.language.resources import rulesets_dir
+from tonkdsl.tools.lint.checks import CODES, LintReport
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
-from tonkdsl.tools.play import HUMAN, Game, parse_input
 from tonkdsl.interpreter.view import observation
+from tonkdsl.tools.play import HUMAN, Game, parse_input
 
 LOG_LINES = 14  # public lines kept for the page
 
