@@ -25,9 +25,9 @@ from typing import Any
 
 from tonkdsl import load_ruleset
 from tonkdsl.language.rng import derive_seed
-from tonkdsl.tools.bots import policy
+from tonkdsl.tools.bots import hand_value, policy
 from tonkdsl.tools.simulate import play_hand
-from tonkdsl.tools.strong import StrongBot, hand_value
+from tonkdsl.tools.strong import StrongBot
 
 
 def _pairs(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:

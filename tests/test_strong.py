@@ -156,6 +156,18 @@ def test_the_model_dropper_drops_a_low_hand_and_keeps_a_high_one() -> None:
         assert (type(chosen) is A.Drop) is drops, hand
 
 
+@pytest.mark.parametrize("name", ["standard", "pushups"])  # money, and points on a score sheet
+def test_the_montecarlo_bot_drops_a_low_hand_and_keeps_a_high_one(name: str) -> None:
+    state = deal(load_ruleset(name), 2, seed=2)
+    me = state.current_player()
+    montecarlo = policy("montecarlo")
+    for hand, drops in (("AC AD 2C 2D 3H", True), ("KC KD QC QH JS", False)):
+        state.set_hand(me, _ids(state, hand))
+        assert A.Drop() in state.legal_actions()
+        chosen = montecarlo(View(state, me), state.legal_actions(), Rng(1))
+        assert (type(chosen) is A.Drop) is drops, hand
+
+
 def test_an_action_replaces_the_habit_only_for_a_clear_gain() -> None:
     habit_values = [0.0, 1.0, -1.0, 0.0] * 5
     noisy = [v + d for v, d in zip(habit_values, [1.2, -1.0] * 10)]  # +0.1 on average: not clear

@@ -89,7 +89,8 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
 
     When a drop is legal, it deals the unseen cards at random to the other hands many times,
     drops in each of those worlds under the ruleset's own payout rules, and drops when the
-    average gain beats ``margin`` (in stakes). It also takes the top discard when that card
+    average gain beats ``margin`` (in stakes; on a score sheet the gain is the score against the
+    others' average, :func:`hand_value`). It also takes the top discard when that card
     completes a spread. Otherwise it plays like the greedy bot.
     """
 
@@ -97,7 +98,7 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
         kinds = {type(a): a for a in legal}
         if A.Claim in kinds:
             return kinds[A.Claim]
-        if A.Drop in kinds and _drop_value(view, rng, samples) > margin * view.stake:
+        if A.Drop in kinds and drop_value(view, rng, samples) > margin * view.stake:
             return kinds[A.Drop]
         if A.DrawDiscard in kinds and view.top_discard is not None and completes_spread(view):
             return kinds[A.DrawDiscard]
@@ -106,8 +107,23 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
     return choose
 
 
-def _drop_value(view: View, rng: Rng, samples: int) -> float:
-    return sum(out.payouts[view.seat] for out in drop_outcomes(view, rng, samples)) / samples
+def drop_value(view: View, rng: Rng, samples: int) -> float:
+    """What a drop now is worth on average over ``samples`` worlds dealt from the view
+    (:func:`hand_value`: money, or points on a score sheet)."""
+    rs = view.ruleset
+    points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
+    return sum(hand_value(out, view.seat, points, lowest_wins)
+               for out in drop_outcomes(view, rng, samples)) / samples
+
+
+def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool) -> float:
+    """What a finished hand is worth to ``seat``: its money, or on a score sheet its score
+    against the others' average (negated where the lowest score wins)."""
+    if points and outcome.scores:
+        others = [s for i, s in enumerate(outcome.scores) if i != seat]
+        relative = outcome.scores[seat] - (sum(others) / len(others) if others else 0)
+        return -relative if lowest_wins else relative
+    return float(outcome.payouts[seat])
 
 
 def drop_outcomes(view: View, rng: Rng, samples: int) -> Iterator[Outcome]:

@@ -36,26 +36,15 @@ from typing import Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
-from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View, play_out
 from tonkdsl.language.rng import Rng
-from tonkdsl.tools.bots import Policy, completes_spread, drop_outcomes, greedy_bot
+from tonkdsl.tools.bots import Policy, completes_spread, drop_value, greedy_bot, hand_value
 
 DEFAULT_ROLLOUTS = 512  # rollouts per decision and per five cards dealt: 0.11 s for a 5-card ruleset here
 KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard
 GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
 Z = 2.0  # standard errors by which an action must beat the greedy habit
 DROPPER_SAMPLES = 16  # guesses a model player makes to judge a drop
-
-
-def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool) -> float:
-    """What a finished hand is worth to ``seat``: its money, or on a score sheet its score
-    against the others' average (negated where the lowest score wins)."""
-    if points and outcome.scores:
-        others = [s for i, s in enumerate(outcome.scores) if i != seat]
-        relative = outcome.scores[seat] - (sum(others) / len(others) if others else 0)
-        return -relative if lowest_wins else relative
-    return float(outcome.payouts[seat])
 
 
 def kept_above_discard(hand: Sequence[int], discard: int, near: Sequence[int], values: Sequence[int]) -> int:
@@ -134,10 +123,7 @@ class Dropper:
         return greedy_bot(view, [a for a in grouped if type(a) is not A.Drop], rng)
 
     def _drop_gains(self, view: View, rng: Rng) -> bool:
-        rs = view.ruleset
-        points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
-        return sum(hand_value(out, view.seat, points, lowest_wins)
-                   for out in drop_outcomes(view, rng, self.samples)) > 0
+        return drop_value(view, rng, self.samples) > 0
 
 
 @dataclass
