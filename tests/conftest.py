@@ -6,11 +6,19 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=2000, deadline=None,
+# The README's test command and CI draw the same examples on every run (derandomize: each test's
+# examples come from a seed fixed by the test itself; no example database feeds in what another
+# run found), so a run fails only on a change, never on a new draw. Exploring is done on purpose
+# with the 'explore' profile, which draws freely and keeps what it finds in .hypothesis/; what it
+# finds is pinned as an explicit test (docs/security.md, "Fuzzing").
+_FIXED = dict(deadline=None, derandomize=True, database=None, print_blob=True,
+              suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=40, **_FIXED)
+settings.register_profile("quick", max_examples=8, **_FIXED)
+settings.register_profile("explore", max_examples=2000, deadline=None, derandomize=False, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+settings.register_profile("thorough", parent=settings.get_profile("explore"))  # the older name
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

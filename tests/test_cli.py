@@ -2,6 +2,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tonkdsl.cli import main
@@ -241,3 +242,18 @@ def test_expect_entries_of_the_wrong_kind_are_located_errors(tmp_path: Path) -> 
     assert res.exit_code == 2 and not isinstance(res.exception, AttributeError)
     assert "'payouts' must map each player to a whole number" in res.output
     assert "'winners' must be a list, e.g. [Ann]" in res.output
+
+
+@pytest.mark.parametrize("order", ["[]", "[A, A]", "[A, 2, A]"])
+def test_a_run_order_too_short_for_a_run_is_explained_and_diffed(tmp_path: Path, order: str) -> None:
+    # Found by the fuzz run (issue 28): 'pack.run_order: []' is valid, and explain ended in IndexError.
+    path = tmp_path / "short.yaml"
+    path.write_text(f"extends: standard\nname: Short order\npack:\n  run_order: {order}\n")
+    assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0
+    res = CliRunner().invoke(main, ["explain", str(path)])
+    assert res.exit_code == 0 and res.exception is None, res.output
+    if order != "[A, 2, A]":
+        assert "There are no runs: the run order" in res.output
+    res = CliRunner().invoke(main, ["diff", "standard", str(path)])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output  # 1: they differ
+    assert "($.pack.run_order)" in res.output

@@ -18,7 +18,7 @@ from tonkdsl.language.names import make_names
 from tonkdsl.language.yamlsrc import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, parse_yaml
 from conftest import TESTS
 
-FUZZ = settings(deadline=5000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(deadline=30_000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
 def diag(exc_info) -> str:

@@ -12,6 +12,9 @@ from typing import Iterable, Mapping, Sequence
 RANKS_STANDARD = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS_STANDARD = ("C", "D", "H", "S")
 JOKER = "JK"
+# The most cards a pack may hold: four decks of 52 and 8 jokers each (the schema's limits on
+# pack.decks and pack.jokers). Pack.build checks it again so that nothing huge is ever built.
+MAX_PACK_CARDS = 4 * (52 + 8)
 _SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
@@ -100,6 +103,9 @@ class Pack:
         """Build a pack. ``values`` maps a rank or a card (``QS``, ``JK``) to its value or to
         the values the holder chooses from; a card's own entry comes before its rank's.
         ``wild_value`` (when given) is what every wild card counts instead."""
+        size = decks * (len(suits) * len(ranks) + jokers)
+        if size > MAX_PACK_CARDS:  # the schema's limits allow no more; a second guard before building
+            raise ValueError(f"a pack of {size:,} cards is more than {MAX_PACK_CARDS} (MAX_PACK_CARDS)")
         wild_set = set(wild)
         card_ranks: list[str] = []
         card_suits: list[str | None] = []

@@ -229,8 +229,11 @@ class Ruleset:
 
 
 class _Builder:
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, *, shape_checked: bool = True) -> None:
         self.doc = doc
+        # False: the schema found problems, so sizes may be past their limits; only expressions
+        # are compiled (bounded by their own limits) and nothing is built from the numbers.
+        self.shape_checked = shape_checked
         self.data: dict[str, Any] = doc.data
         self.problems: list[Diagnostic] = []
         counters = self.data.get("counters")
@@ -509,7 +512,7 @@ class _Builder:
                 endings[kind] = Ending(winners, void_if, tuple(payouts), scores)
         slapping = self.slapping()
         session = self.session_rules()
-        packs = self.pack()
+        packs = self.pack() if self.shape_checked else None
         if self.problems or packs is None or drop_allowed is None or drop_wins_if is None or going_out is None:
             return None
         melds, hits, turn, deal = d["melds"], d["hits"], d["turn"], d["deal"]
@@ -565,7 +568,7 @@ def build(doc: Doc, *, shape_checked: bool = True) -> tuple[Ruleset | None, list
     if shape_checked:
         b = _Builder(doc)
         return b.build(), b.problems
-    b = _Builder(doc)  # tolerates any shape: it only reads what it checks the type of
+    b = _Builder(doc, shape_checked=False)  # tolerates any shape: it only reads what it checks the type of
     try:
         b.build()
     except (KeyError, TypeError, AttributeError, ValueError, IndexError):

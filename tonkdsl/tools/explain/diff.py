@@ -181,7 +181,7 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
         return f"A wild card held in hand counts {_counts(x)} -> {_counts(y)}"
     if path == ("pack", "run_order") and isinstance(y, list):
         both = [str(r) for r in dict.fromkeys(y) if y.count(r) == 2]
-        if both:
+        if both and len(y) >= 3:  # shorter: no three places to show (the generic wording says it)
             return (f"{' and '.join(both)} is now high or low in runs ({y[0]}-{y[1]}-{y[2]} and "
                     f"{y[-3]}-{y[-2]}-{y[-1]} are runs, {y[-2]}-{y[-1]}-{y[1]} is not)")
         return None

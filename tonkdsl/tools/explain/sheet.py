@@ -105,7 +105,10 @@ def _pack_section(rs: Ruleset, ranks: list[str], suits: list[str], jokers: int, 
                        "hand counts its lowest total.")
     order = [str(r) for r in rs.data["pack"]["run_order"]]
     both = [r for r in dict.fromkeys(order) if order.count(r) == 2]
-    if both:
+    if len(dict.fromkeys(order)) < rs.run_min:  # [] or a few ranks: the sentences below need three places
+        listed = f"lists only {' '.join(order)}" if order else "is empty"
+        p.lines.append(f"There are no runs: the run order {listed}, fewer ranks than a run's {rs.run_min} cards.")
+    elif both and len(order) >= 3:
         high_low = " and ".join(both)
         shape = f"{high_low} {'is' if len(both) == 1 else 'are'} high or low ({order[0]}-{order[1]}-{order[2]} and " \
                 f"{order[-3]}-{order[-2]}-{order[-1]} are runs)"
