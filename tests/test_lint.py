@@ -45,6 +45,7 @@ EXPECTED = {
     "last-round-too-long": ("last-round-too-long", "warning"),
     "first-turn-short": ("first-turn-short", "note"),
     "match-never-ends": ("match-never-ends", "error"),
+    "match-may-not-end": ("match-may-not-end", "warning"),
     "pot-never-won": ("pot-never-won", "error"),
     "bonus-never-paid": ("bonus-never-paid", "warning"),
 }

@@ -213,3 +213,104 @@ def test_every_shipped_ruleset_plays_a_hand_at_a_table(name: str) -> None:
             assert not _hidden_cards(room, other) & _strings(json.loads(snap))
     state = room.game.state
     assert state is not None and state.is_terminal() and room.snapshot(seat)["over"]["end"]
+
+
+def test_join_messages_of_the_wrong_shape_get_the_error_reply_not_a_dropped_connection() -> None:
+    room = _room(seed=5)
+    client = TestClient(create_app(room, bot_delay=0))
+    with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
+        ws.receive_json()
+        for value in (7, [1, 2], {"a": 1}, "k\u00e9y", "x" * 500):
+            for field in ("code", "token"):
+                ws.send_json({"type": "join", field: value})
+                reply = ws.receive_json()
+                assert reply["type"] == "error", (field, value, reply)
+        ws.send_text("[" * 1990 + "]" * 1990)  # nested past the JSON parser's depth, under MAX_MESSAGE
+        assert ws.receive_json()["type"] == "error"
+        ws.send_text('{"a":' * 600 + "1" + "}" * 600)
+        assert ws.receive_json()["type"] == "error"
+        ws.send_bytes(b'{"type": "join"}')
+        assert ws.receive_json() == {"type": "error", "message": "the message is not JSON text"}
+        ws.send_json({"type": "join", "code": room.code})  # the connection still works
+        assert ws.receive_json()["type"] == "seat"
+
+
+def test_one_seat_per_connection() -> None:
+    room = _room(seed=6)
+    client = TestClient(create_app(room, bot_delay=0))
+    with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "join", "code": room.code})
+        seat = ws.receive_json()
+        ws.receive_json()
+        ws.send_json({"type": "join", "code": room.code})
+        reply = ws.receive_json()
+        assert reply == {"type": "error", "message": f"this browser already holds the seat of {seat['name']}: "
+                                                     "one seat per browser"}
+        assert sum(s.token is not None for s in room.seats) == 1  # the other seat is still free
+        ws.send_json({"type": "join", "token": seat["token"]})  # the same seat again: fine
+        assert ws.receive_json()["type"] == "seat"
+
+
+def test_the_connections_to_a_table_are_capped() -> None:
+    from tonkdsl.tools.serve.app import MAX_CONNECTIONS
+
+    room = _room(seed=6)
+    app = create_app(room, bot_delay=0)
+    app.state.table.clients.update({object(): None for _ in range(MAX_CONNECTIONS)})  # watchers already there
+    client = TestClient(app)
+    with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and f"this table has {MAX_CONNECTIONS} browsers connected" in reply["message"]
+
+
+def test_a_bot_thinks_without_stopping_the_server() -> None:
+    import asyncio
+    import time
+
+    from tonkdsl.tools.serve.app import Table
+
+    room = _room(seats=2, bots=("greedy",), seed=8)
+    steps = iter(range(2))
+    room.bot_to_play = lambda: next(steps, None) is not None  # type: ignore[method-assign]
+    room.bot_step = lambda: time.sleep(0.4)  # type: ignore[method-assign]  # a slow bot: 0.8 s in all
+    table = Table(room, bot_delay=0)
+
+    async def both() -> int:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.02)
+                ticks += 1
+        tick = asyncio.ensure_future(ticker())
+        await table.run_bots()
+        tick.cancel()
+        return ticks
+    assert asyncio.run(both()) >= 10  # a blocked event loop would have ticked at most twice
+
+
+def test_a_saved_game_whose_name_is_markup_is_refused(tmp_path: Path) -> None:
+    import yaml
+
+    from tonkdsl import LoadError
+
+    save = tmp_path / "table.yaml"
+    room = _room("standard", seats=2, bots=("greedy",), seed=2, save=save)
+    room.game.save()
+    text = save.read_text().replace("Greedy1", "<img/src=x/onerror=alert(1)>")
+    save.write_text(text)
+    assert "<img" in yaml.safe_load(text)["players"][1]
+    with pytest.raises(LoadError) as exc:
+        make_game(None, seats=2, bots=(), names=(), stake=1, hands=None, seed=0, save=None, resume=save)
+    d = exc.value.diagnostics[0]
+    assert d.code == "save-name" and d.path == "$.players[1]"
+    assert "cannot be at a table: a name is one word" in d.message
+
+
+def test_the_page_puts_no_data_into_it_as_html() -> None:
+    from importlib import resources
+
+    page = (resources.files("tonkdsl.tools.serve") / "table.html").read_text(encoding="utf-8")
+    assert "innerHTML" not in page and "insertAdjacentHTML" not in page and "outerHTML" not in page

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Sequence
 
 import click
 
-from tonkdsl.language.diagnostics import LoadError
+from tonkdsl.language.diagnostics import LoadError, printable
 from tonkdsl.language.limits import MAX_STAKE
 
 if TYPE_CHECKING:
@@ -22,17 +22,24 @@ if TYPE_CHECKING:
 # Each command imports what it needs when it runs: 'tonk --help' and every '--help' start without
 # loading the engine, jsonschema and lark (docs/cli.md: under 0.25 s).
 
+
+def echo(message: Any = None, **kwargs: Any) -> None:
+    """click.echo for every line the commands print: a name, message or source line taken
+    from a file reaches the terminal with its control characters shown as '?' (an escape
+    sequence in a ruleset's name must not retitle the window or fill the clipboard)."""
+    click.echo(printable(message) if isinstance(message, str) else message, **kwargs)
+
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def _print_diagnostics(diags: Sequence[Diagnostic]) -> None:
     for d in diags:
-        click.echo(d.render(), err=True)
+        echo(d.render(), err=True)
 
 
 def _bad_input(exc: LoadError, as_json: bool) -> NoReturn:
     if as_json:
-        click.echo(json.dumps({"diagnostics": [d.to_json() for d in exc.diagnostics]}, indent=2))
+        echo(json.dumps({"diagnostics": [d.to_json() for d in exc.diagnostics]}, indent=2))
     else:
         _print_diagnostics(exc.diagnostics)
     sys.exit(EXIT_BAD_INPUT)
@@ -65,7 +72,7 @@ def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) 
             rs = load_ruleset(target, allow_paths=allow)
             results.append({"ruleset": ref, "valid": True, "name": rs.name, "diagnostics": []})
             if not as_json:
-                click.echo(f"{ref}: valid ({rs.name})")
+                echo(f"{ref}: valid ({rs.name})")
         except LoadError as exc:
             bad = True
             results.append({"ruleset": ref, "valid": False,
@@ -73,9 +80,9 @@ def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) 
             if not as_json:
                 _print_diagnostics(exc.diagnostics)
                 n = len(exc.diagnostics)
-                click.echo(f"{ref}: {n} problem{'s' if n != 1 else ''}", err=True)
+                echo(f"{ref}: {n} problem{'s' if n != 1 else ''}", err=True)
     if as_json:
-        click.echo(json.dumps(results if len(results) > 1 else results[0], indent=2))
+        echo(json.dumps(results if len(results) > 1 else results[0], indent=2))
     sys.exit(EXIT_BAD_INPUT if bad else EXIT_OK)
 
 
@@ -94,17 +101,17 @@ def replay_cmd(scenario: Path, as_json: bool, allow: tuple[Path, ...]) -> None:
         _bad_input(exc, as_json)
     data = result.to_json()
     if as_json:
-        click.echo(json.dumps(data))
+        echo(json.dumps(data))
     elif result.error is not None:
         e = result.error
         where = f"hand {e['hand']}, " if "hand" in e else ""
         if e.get("kind") == "ruleset" and not e["index"]:
-            click.echo(f"{scenario}: {where}ruleset error: {e['message']}", err=True)
+            echo(f"{scenario}: {where}ruleset error: {e['message']}", err=True)
         elif e.get("kind") == "ruleset":
-            click.echo(f"{scenario}: {where}ruleset error at action {e['index']} ({e['action']}): {e['message']}",
+            echo(f"{scenario}: {where}ruleset error at action {e['index']} ({e['action']}): {e['message']}",
                        err=True)
         else:
-            click.echo(f"{scenario}: {where}action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
+            echo(f"{scenario}: {where}action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
     elif "hands" in data:
         _render_session(data)
     else:
@@ -116,31 +123,31 @@ def _render_session(data: dict[str, Any]) -> None:
     for i, hand in enumerate(data["hands"]):
         winners = ", ".join(hand["winners"]) or "nobody"
         how = f"{hand['end']}, winners: {winners}" if hand["end"] else f"in progress, next: {hand['next']}"
-        click.echo(f"hand {i + 1} (dealer {hand['dealer']}, stake {hand['stake']}): {how}")
+        echo(f"hand {i + 1} (dealer {hand['dealer']}, stake {hand['stake']}): {how}")
     width = max(len(n) for n in data["ledger"])
-    click.echo("player".ljust(width) + "  ledger  scores  settlement")
+    echo("player".ljust(width) + "  ledger  scores  settlement")
     for name in data["ledger"]:
-        click.echo(f"{name:<{width}}  {data['ledger'][name]:>+6}  {data['scores'][name]:>+6}  "
+        echo(f"{name:<{width}}  {data['ledger'][name]:>+6}  {data['scores'][name]:>+6}  "
                    f"{data['settlement'][name]:>+10}")
     if data.get("next"):
-        click.echo(f"session in progress: {data['next']} to play")
+        echo(f"session in progress: {data['next']} to play")
     else:
-        click.echo("session won by: " + (", ".join(data["winners"]) or "nobody"))
+        echo("session won by: " + (", ".join(data["winners"]) or "nobody"))
 
 
 def _render_result(data: dict[str, Any]) -> None:
     if data["end"] is None:
-        click.echo(f"in progress after {data['actions_applied']} actions; next: {data['next']}")
+        echo(f"in progress after {data['actions_applied']} actions; next: {data['next']}")
     else:
         winners = ", ".join(data["winners"]) or "nobody"
-        click.echo(f"end: {data['end']}   winners: {winners}")
+        echo(f"end: {data['end']}   winners: {winners}")
         if data.get("message"):
-            click.echo(f"  {data['message']}")
+            echo(f"  {data['message']}")
     width = max(len(n) for n in data["counts"])
     for name, count in data["counts"].items():
-        click.echo(f"  {name:<{width}}  count {count:>3}   payout {data['payouts'][name]:+d}")
+        echo(f"  {name:<{width}}  count {count:>3}   payout {data['payouts'][name]:+d}")
     for p in data.get("payments", []):
-        click.echo(f"  {p['from']} pays {p['to']} {p['amount']}  ({p['rule']})")
+        echo(f"  {p['from']} pays {p['to']} {p['amount']}  ({p['rule']})")
 
 
 @main.command()
@@ -174,14 +181,14 @@ def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -
         failed += status == "fail"
         report.append({"scenario": str(path), "status": status, "problems": problems})
         if not as_json:
-            click.echo(f"{status.upper()}  {path}")
+            echo(f"{status.upper()}  {path}")
             for p in problems:
-                click.echo(f"      {p}")
+                echo(f"      {p}")
     if as_json:
-        click.echo(json.dumps(report, indent=2))
+        echo(json.dumps(report, indent=2))
     else:
         passed = len(scenarios) - failed - bad
-        click.echo(f"{passed} passed, {failed} failed" + (f", {bad} invalid" if bad else ""))
+        echo(f"{passed} passed, {failed} failed" + (f", {bad} invalid" if bad else ""))
     sys.exit(EXIT_BAD_INPUT if bad else EXIT_FAIL if failed else EXIT_OK)
 
 
@@ -229,7 +236,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         import importlib.util
 
         if importlib.util.find_spec("matplotlib") is None:  # said now, not after the whole simulation
-            click.echo("error: --plot needs matplotlib: pip install 'tonkdsl[plot]'", err=True)
+            echo("error: --plot needs matplotlib: pip install 'tonkdsl[plot]'", err=True)
             sys.exit(EXIT_BAD_INPUT)
     specs = []
     for ref in rulesets:
@@ -240,14 +247,14 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         except LoadError as exc:
             _bad_input(exc, as_json)
         if not rs.players_min <= players <= rs.players_max:
-            raise click.BadParameter(f"{rs.name} is for {rs.players_min}-{rs.players_max} players",
+            raise click.BadParameter(f"{printable(rs.name)} is for {rs.players_min}-{rs.players_max} players",
                                      param_hint="--players")
         try:  # a pack that cannot deal these players is bad input, found before any hand is played
             from tonkdsl.interpreter.engine import deal
 
             deal(rs, players, seed=seed)
         except ValueError as exc:
-            click.echo(f"error: {ref} cannot be dealt to {players} players: {exc}", err=True)
+            echo(f"error: {ref} cannot be dealt to {players} players: {exc}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         except RulesetError:
             pass  # a rule that fails is reported when the hands are played (exit 1)
@@ -263,11 +270,11 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
                     handle.close()
             results.append((ref, rs.name, sim.summary(tally)))
     except ImportError as exc:
-        click.echo(f"error: {exc.name or 'a module'} is not installed; pip install 'tonkdsl[dask]' for "
+        echo(f"error: {exc.name or 'a module'} is not installed; pip install 'tonkdsl[dask]' for "
                    "--scheduler", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except (RulesetError, ValueError, OSError) as exc:
-        click.echo(f"error: {exc}", err=True)
+        echo(f"error: {exc}", err=True)
         sys.exit(EXIT_FAIL)
     marks = compare(results)
     if plot is not None:
@@ -276,14 +283,14 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         try:
             plot_results(results, plot)
         except ImportError:
-            click.echo("error: --plot needs matplotlib: pip install 'tonkdsl[plot]'", err=True)
+            echo("error: --plot needs matplotlib: pip install 'tonkdsl[plot]'", err=True)
             sys.exit(EXIT_BAD_INPUT)
     if as_json:
-        click.echo(json.dumps({"seed": seed, "bots": names, "players": players, "hands": hands, "stake": stake,
+        echo(json.dumps({"seed": seed, "bots": names, "players": players, "hands": hands, "stake": stake,
                                "rulesets": [{"ruleset": ref, "name": name, **data} for ref, name, data in results],
                                "significant": marks}, indent=2))
         return
-    click.echo(render_text(results, marks, names, seed))
+    echo(render_text(results, marks, names, seed))
 
 
 def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler: str | None, handle: Any,
@@ -359,7 +366,7 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
     except LoadError as exc:
         _bad_input(exc, False)
     except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+        raise click.BadParameter(printable(str(exc))) from None
     screen = Screen()
     screen.say(f"{game.ruleset.name}: {len(game.names)} players ({', '.join(game.names)}), seed {game.seed}"
                + (f", saved to {game.save_path}" if game.save_path else ""))
@@ -369,7 +376,7 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
     try:
         sys.exit(Player(game, screen, read).run())
     except RulesetError as exc:
-        click.echo(f"error: {exc}" + (f" (the game up to here is saved in {game.save_path})" if game.save_path else ""),
+        echo(f"error: {exc}" + (f" (the game up to here is saved in {game.save_path})" if game.save_path else ""),
                    err=True)
         sys.exit(EXIT_FAIL)
 
@@ -410,7 +417,7 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
         from tonkdsl.tools.serve.app import create_app
         from tonkdsl.tools.serve.room import Room
     except ImportError as exc:
-        click.echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[serve]'", err=True)
+        echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[serve]'", err=True)
         sys.exit(EXIT_BAD_INPUT)
     _check_save(save, resume)
     if seed is None:
@@ -422,15 +429,15 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
     except LoadError as exc:
         _bad_input(exc, False)
     except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
+        raise click.BadParameter(printable(str(exc))) from None
     room = Room(game)
     app = create_app(room, bot_delay=bot_delay)
     shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else lan_address() if host == "0.0.0.0" else host
-    click.echo(f"{game.ruleset.name}: {len(game.names)} seats ({', '.join(game.names)}), seed {game.seed}"
+    echo(f"{game.ruleset.name}: {len(game.names)} seats ({', '.join(game.names)}), seed {game.seed}"
                + (f", saved to {game.save_path}" if game.save_path else ""))
-    click.echo(f"open: http://{shown}:{port}/t/{room.table_id}?code={room.code}")
+    echo(f"open: http://{shown}:{port}/t/{room.table_id}?code={room.code}")
     if host not in ("127.0.0.1", "localhost"):
-        click.echo("share this link with the people at the table (it carries the join code)")
+        echo("share this link with the people at the table (it carries the join code)")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16_384)
 
 
@@ -467,10 +474,10 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
             invalid = True
             reports.append(LintReport(ref, list(exc.diagnostics), valid=False))
         except RulesetError as exc:
-            click.echo(f"{ref}: error: the ruleset failed while simulating: {exc}", err=True)
+            echo(f"{ref}: error: the ruleset failed while simulating: {exc}", err=True)
             sys.exit(EXIT_FAIL)
     render = {"text": report.text, "json": report.as_json, "sarif": report.sarif}[fmt]
-    click.echo(render(reports))
+    echo(render(reports))
     failed = any(r.errors() or (strict and r.warnings()) for r in reports)
     sys.exit(EXIT_BAD_INPUT if invalid else EXIT_FAIL if failed else EXIT_OK)
 
@@ -495,7 +502,7 @@ def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None
         _bad_input(exc, False)
     if output is not None and output.suffix.lower() in _FORMAT_OF_SUFFIX and _FORMAT_OF_SUFFIX[output.suffix.lower()] != fmt:
         wanted = _FORMAT_OF_SUFFIX[output.suffix.lower()]
-        click.echo(f"error: -o {output} names a {_FORMAT_WORDS[wanted]} file, but --format is {fmt}: "
+        echo(f"error: -o {output} names a {_FORMAT_WORDS[wanted]} file, but --format is {fmt}: "
                    f"add --format {wanted}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     _check_output(output, "-o")
@@ -503,7 +510,7 @@ def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None
     if output is not None:
         output.write_text(text, encoding="utf-8")
     else:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
 
 
 @main.command("diff")
@@ -526,11 +533,11 @@ def diff_cmd(a: str, b: str, stake: int, as_json: bool) -> None:
         _bad_input(exc, as_json)
     found = diff(da, db, stake)
     if as_json:
-        click.echo(json.dumps([{"path": d.path, "text": d.text} for d in found], indent=2))
+        echo(json.dumps([{"path": d.path, "text": d.text} for d in found], indent=2))
     else:
         for d in found:
-            click.echo(f"{d.text}  ({d.path})")
-        click.echo(f"{len(found)} difference{'s' * (len(found) != 1)} between {a} and {b}")
+            echo(f"{d.text}  ({d.path})")
+        echo(f"{len(found)} difference{'s' * (len(found) != 1)} between {a} and {b}")
     sys.exit(EXIT_FAIL if found else EXIT_OK)
 
 
@@ -550,7 +557,7 @@ def new_cmd(name: str, base: str | None, folder: Path, force: bool) -> None:
     for written in (folder / f"{name}.yaml", folder / f"{name}-hand.yaml"):
         problem = _output_problem(written) if folder.is_dir() else None
         if problem is not None:
-            click.echo(f"error: {problem}", err=True)
+            echo(f"error: {problem}", err=True)
             sys.exit(EXIT_BAD_INPUT)
     try:
         paths = write_starter(name, base, folder, force=force)
@@ -559,8 +566,8 @@ def new_cmd(name: str, base: str | None, folder: Path, force: bool) -> None:
     except FileExistsError as exc:
         raise click.UsageError(f"{exc} exists already (use --force to overwrite)") from None
     for p in paths:
-        click.echo(f"wrote {p}")
-    click.echo(f"next: edit {paths[0]}, then 'tonk validate {paths[0]}', 'tonk lint {paths[0]}' and "
+        echo(f"wrote {p}")
+    echo(f"next: edit {paths[0]}, then 'tonk validate {paths[0]}', 'tonk lint {paths[0]}' and "
                f"'tonk check {paths[1]}'")
 
 
@@ -596,23 +603,29 @@ def _check_output(path: Path | None, option: str, suffixes: Sequence[str] = ()) 
         return
     problem = _output_problem(path, suffixes)
     if problem is not None:
-        click.echo(f"error: {option}: {problem}", err=True)
+        echo(f"error: {option}: {problem}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     if path.exists():
-        click.echo(f"note: {option} replaces the existing file {path}", err=True)
+        echo(f"note: {option} replaces the existing file {path}", err=True)
 
 
 def _check_save(save: Path | None, resume: Path | None) -> None:
-    """A --save path that can be written and holds no other game (exit 2 before any play)."""
+    """A --save path that can be written and holds no other game (exit 2 before any play). A
+    game resumed without --save is saved over its own file: that file must be writable too."""
     if save is None:
+        problem = _output_problem(resume) if resume is not None and resume.is_file() else None
+        if problem is not None:
+            echo(f"error: --resume: the game is saved to the file it continues after every move, but {problem}; "
+                 "pass --save FILE to save it elsewhere", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         return
     problem = _output_problem(save)
     if problem is not None:
-        click.echo(f"error: --save: {problem}", err=True)
+        echo(f"error: --save: {problem}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     if save.exists() and (resume is None or save.resolve() != resume.resolve()):
         # Never write a new game over another one: it may be a game in progress.
-        click.echo(f"error: --save: {save} exists already (a saved game?); continue it with --resume {save}, "
+        echo(f"error: --save: {save} exists already (a saved game?); continue it with --resume {save}, "
                    "or save to another file", err=True)
         sys.exit(EXIT_BAD_INPUT)
 
@@ -633,15 +646,15 @@ def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
 
         try:
             write_dir.mkdir(parents=True, exist_ok=True)
-            click.echo(f"wrote {write_schema(write_dir)}")
+            echo(f"wrote {write_schema(write_dir)}")
         except OSError as exc:
-            click.echo(f"error: cannot write the schema into {write_dir}: {exc.strerror}", err=True)
+            echo(f"error: cannot write the schema into {write_dir}: {exc.strerror}", err=True)
             sys.exit(EXIT_BAD_INPUT)
         return
     from tonkdsl.language.resources import schema_path
 
     path = schema_path()
-    click.echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
+    echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
 
 
 @main.command("rulesets")
@@ -650,7 +663,7 @@ def list_rulesets() -> None:
     from tonkdsl.language.resources import shipped_ruleset_names
 
     for name in shipped_ruleset_names():
-        click.echo(name)
+        echo(name)
 
 
 if __name__ == "__main__":  # pragma: no cover

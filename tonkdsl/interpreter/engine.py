@@ -20,7 +20,7 @@ from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win
 from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
 from tonkdsl.interpreter.turn_flow import TurnFlow
 from tonkdsl.language.rng import Rng
-from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
+from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Bonus, DealWin, Ruleset
 
 __all__ = ["IllegalAction", "Layout", "RulesetError", "State", "deal", "MAX_TURNS"]
 
@@ -262,12 +262,23 @@ class State(TurnFlow):
             rs = self.ruleset
             if rs.most_lost is not None or rs.most_won is not None:
                 before = pot_change(payments)  # the pot already holds what these paid it
-                payments = capped(payments, None if rs.most_lost is None else int(self._eval(rs.most_lost, ctx)),
-                                  None if rs.most_won is None else int(self._eval(rs.most_won, ctx)))
+                payments = capped(payments, self._cap("most_lost", rs.most_lost, ctx),
+                                  self._cap("most_won", rs.most_won, ctx))
                 self.pot -= before - pot_change(payments)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
         self._set_outcome(kind, winners, payments, scores=scores)
+
+    def _cap(self, key: str, cap: Any, ctx: EvalContext) -> int | None:
+        """A cap of limits (None: no cap). A negative cap would silently cancel every payment:
+        the ruleset is wrong, and says so."""
+        if cap is None:
+            return None
+        most = int(self._eval(cap, ctx))
+        if most < 0:
+            raise RulesetError(f"limits.{key} '{cap.source}' is {most}: a cap on what a hand costs or brings "
+                               "cannot be below 0")
+        return most
 
     def _end_dead(self, message: str) -> None:
         self._set_outcome("dead_hand", (), [], message)
@@ -376,8 +387,9 @@ def hand_sizes(state: State) -> list[int]:
         for seat in set(state._eval(to, ctx)):
             sizes[seat] += extra
     for seat, n in enumerate(sizes):
-        if n < 1:
-            raise RulesetError(f"deal.extra_cards leaves seat {seat} with {n} cards")
+        if not 1 <= n <= MAX_SEAT_CARDS:  # the loader bounds the sum; this guards every deal
+            raise RulesetError(f"deal.extra_cards leaves seat {seat} with {n} cards"
+                               + (f" (at most {MAX_SEAT_CARDS}, MAX_SEAT_CARDS)" if n > 1 else ""))
     return sizes
 
 

@@ -26,8 +26,13 @@ class BetResult:
     pot_after: int
 
 
-# A match that never meets its end (a condition that cannot hold) stops after this many hands.
+# A match that never meets its end (a condition that cannot hold, nobody ever eliminated) stops
+# after this many hands; it is then "capped": nobody won it (Session.capped, Settlement.capped).
 MAX_MATCH_HANDS = 1000
+# The most money or points any seat, pot or payment may reach (docs/security.md). Amounts are
+# bounded by MAX_NUMBER one expression at a time; a pot that doubles every hand or a Big One
+# multiplier would still grow past anything a report can average, so totals are checked too.
+MAX_MONEY = 10**15
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,8 @@ class HandRecord:
 @dataclass(frozen=True)
 class Settlement:
     money: list[int]  # each seat's money at the end of the session
-    winners: list[int]  # the seats that won the session
+    winners: list[int]  # the seats that won the session (none for a capped match)
+    capped: bool = False  # a match stopped at MAX_MATCH_HANDS before its end: nobody won it
 
 
 @dataclass
@@ -89,6 +95,12 @@ class Session:
             return self.match_over or len(self.active) <= 1 or self.index >= MAX_MATCH_HANDS
         return False
 
+    @property
+    def capped(self) -> bool:
+        """A match that reached MAX_MATCH_HANDS before its end condition held or one player was left."""
+        return (self.ruleset.session.is_match and self.index >= MAX_MATCH_HANDS and not self.match_over
+                and len(self.active) > 1)
+
     def totals(self) -> list[int]:
         """Each seat's total so far: the score sheet, or the money where there is none."""
         return list(self.scores) if self.ruleset.score_sheet != "money" else list(self.ledger)
@@ -97,7 +109,11 @@ class Session:
         """The stake of hand ``index``: the last hands of a session may be for more ("the Big One")."""
         rules = self.ruleset.session
         if self.hands is not None and rules.big_one_last and index >= self.hands - rules.big_one_last:
-            return self.stake * rules.big_one_multiplier
+            stake = self.stake * rules.big_one_multiplier
+            if stake > MAX_MONEY // 1000:  # amounts are stakes times small factors: leave room for them
+                raise RulesetError(f"the Big One's stake ({self.stake:,} x {rules.big_one_multiplier:,}) is beyond "
+                                   f"the limit on money ({MAX_MONEY // 1000:,} a stake, MAX_MONEY)")
+            return stake
         return self.stake
 
     def start_hand(self, *, seed: int = 0, layout: Layout | None = None) -> State:
@@ -128,6 +144,7 @@ class Session:
             self.ledger[seats[seat]] += v
         for seat, v in enumerate(outcome.scores):
             self.scores[seats[seat]] += v
+        self._check_money()
         side_bets = self.ruleset.session.side_bets
         bets = tuple(self._settle_bet(state, bet, (named_suits or {}).get(bet.id),
                                       (bettors or {}).get(bet.id)) for bet in side_bets) if side_bets else ()
@@ -139,6 +156,15 @@ class Session:
             nxt = (nxt + 1) % self.num_players
         self.dealer = nxt
         return record
+
+    def _check_money(self) -> None:
+        """Every total stays within MAX_MONEY (a plain error, not an overflow in a report)."""
+        for what, values in (("money", self.ledger), ("score", self.scores), ("pot", [self.pot])):
+            worst = max(map(abs, values), default=0)
+            if worst > MAX_MONEY:
+                raise RulesetError(f"a {what} of {worst:,} after hand {self.index + 1} is beyond the limit of "
+                                   f"{MAX_MONEY:,} (MAX_MONEY): an amount grows without bound (a pot that "
+                                   "doubles, a multiplier)")
 
     def _match_after(self, state: State, seats: tuple[int, ...]) -> tuple[int, ...]:
         """After a hand of a match: who is out, and whether the match is over."""
@@ -232,6 +258,8 @@ class Session:
         """Money at the end (:meth:`money`) and who won the session."""
         money = self.money()
         if self.ruleset.session.is_match:
+            if self.capped:
+                return Settlement(money, [], capped=True)
             return Settlement(money, self.match_winners())
         if self.ruleset.score_sheet == "points":
             best = min(self.scores) if self.ruleset.lowest_score_wins else max(self.scores)

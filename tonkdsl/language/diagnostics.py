@@ -65,6 +65,18 @@ class Diagnostic:
         return data
 
 
+# Characters a terminal or a log would act on rather than show: the C0 and C1 controls (an
+# escape sequence can set a window title or fill the clipboard) and the bidirectional overrides
+# (which reorder what is shown). Newlines and tabs are layout, and stay.
+_CONTROLS = {c: "?" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F),
+                                 *range(0x2066, 0x206A)] if c not in (0x09, 0x0A)}
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal or a log: each control character becomes '?'."""
+    return text.translate(_CONTROLS)
+
+
 MAX_SHOWN = 120  # characters of a source line shown under a diagnostic
 
 

@@ -16,6 +16,10 @@ from tonkdsl.language.merge import Doc
 from tonkdsl.language.names import holder_chooses, make_names
 
 MAX_PLAYERS = 12  # the schema's limit on players.max
+# The most cards one seat may be dealt: the schema's hand_size limit (12) plus one extra card.
+# Finding a hand's spreads grows fast with its size (a dealer dealt 34 cards made one hand last
+# over 300 s), so the cards a seat can be dealt are bounded when the file loads.
+MAX_SEAT_CARDS = 13
 ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted")
 PLAYERS = list_of(PLAYER)
 
@@ -342,6 +346,22 @@ class _Builder:
         return {d: Pack.build(ranks, suits, jokers, values, run_order, wild,
                               bool(p.get("run_wraps", False)), d, wild_value) for d in sorted(decks)}
 
+    def check_seat_cards(self) -> None:
+        """No seat may be dealt more than MAX_SEAT_CARDS. Each entry of deal.extra_cards may name
+        any seat, so the entries that add cards are counted as if they all named one seat."""
+        size, extras = self.get(("deal", "hand_size")), self.get(("deal", "extra_cards"))
+        if not isinstance(size, int) or not isinstance(extras, list):
+            return
+        added = [e["cards"] for e in extras if isinstance(e, dict) and isinstance(e.get("cards"), int)
+                 and e["cards"] > 0]
+        if size + sum(added) > MAX_SEAT_CARDS:
+            sums = " + ".join(map(str, [size, *added]))
+            self.problems.append(self.doc.diagnostic(
+                "limit-seat-cards", f"a seat may be dealt {sums} = {size + sum(added)} cards (deal.hand_size and "
+                f"the entries of deal.extra_cards that add cards, all of which may name the same seat): more than "
+                f"{MAX_SEAT_CARDS} (MAX_SEAT_CARDS)", ("deal", "extra_cards"),
+                hint=f"keep deal.hand_size plus the extra cards at most {MAX_SEAT_CARDS}"))
+
     def decks_table(self) -> tuple[tuple[int, int], ...]:
         """``pack.decks`` as (up to this many players, decks), by players."""
         raw = self.get(("pack", "decks"), 1)
@@ -439,6 +459,7 @@ class _Builder:
             self.problems.append(self.doc.diagnostic(
                 "players-range", f"players.min ({fewest}) is above players.max ({most}): no table can play",
                 ("players", "min"), hint="make players.min at most players.max"))
+        self.check_seat_cards()
         draw_from = self.get(("turn", "draw", "from")) or []
         if isinstance(draw_from, list) and draw_from and "stock" not in draw_from:
             self.problems.append(self.doc.diagnostic(

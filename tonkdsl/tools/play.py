@@ -19,10 +19,10 @@ import yaml
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.dealer import cut_for_deal
 from tonkdsl.interpreter.engine import IllegalAction, State
-from tonkdsl.interpreter.session import Session
+from tonkdsl.interpreter.session import MAX_MATCH_HANDS, Session
 from tonkdsl.interpreter.view import observation
 from tonkdsl.language.cards import SUITS_STANDARD
-from tonkdsl.language.diagnostics import LoadError
+from tonkdsl.language.diagnostics import LoadError, printable
 from tonkdsl.language.loader import load_ruleset, resolve_name
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
@@ -206,6 +206,11 @@ def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | N
         raise LoadError([scn.source.diagnostic(
             "save-play", "this is not a saved game of tonk play: 'play' must give 'seats' (human or a bot "
             "for each player) and 'seed'", ("play",))])
+    for i, name in enumerate(scn.players):  # the names a save shows at a table: checked as --name is
+        if not PLAYER_NAME.fullmatch(name):
+            raise LoadError([scn.source.diagnostic(
+                "save-name", f"the player name {printable(name)[:40]!r} cannot be at a table: a name is one word of letters, "
+                "digits, _ ' or -, starting with a letter, at most 30 characters", ("players", i))])
     if people is not None and seats.count(HUMAN) != people:
         raise LoadError([scn.source.diagnostic(
             "save-play", f"this game has {seats.count(HUMAN)} people at the table; continue it with "
@@ -214,7 +219,12 @@ def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | N
     game = Game(scn.ruleset, scn.ruleset_ref, scn.players, list(seats), scn.stake,
                 scn.session_hands or (None if scn.ruleset.session.is_match else len(scn.deals)), seed, scn.dealer, path)
     for i, d in enumerate(scn.deals):
-        state = game.session.start_hand(seed=d.seed, layout=d.layout)
+        try:
+            state = game.session.start_hand(seed=d.seed, layout=d.layout)
+        except ValueError as exc:  # cards the pack cannot deal, a hand for a player who is out, ...
+            raise LoadError([scn.source.diagnostic(
+                "save-deal", f"hand {i + 1} of the save cannot be dealt ({printable(str(exc))}): the file was "
+                "edited or damaged", ("deals", i))]) from None
         _check_dealt(game, scn, i, state)
         game.deals.append(raw["deals"][i] | {"actions": []})
         game.state = state
@@ -351,7 +361,11 @@ class Player:
             else:
                 out = "" if seat in g.session.active else " (out)"
                 self.screen.say(f"  {name}: score {g.session.scores[seat]}{out}")
-        self.screen.say(("Match won by " if match else "Won by ") + ", ".join(g.names[s] for s in settle.winners))
+        if settle.capped:
+            self.screen.say(f"The match stopped at the cap of {MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) before "
+                            "its end: nobody won it.")
+        else:
+            self.screen.say(("Match won by " if match else "Won by ") + ", ".join(g.names[s] for s in settle.winners))
         return 0
 
 

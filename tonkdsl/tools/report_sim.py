@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from tonkdsl.interpreter.outcome import END_KINDS
+from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.tools.stats import Z95, two_means, two_proportions
 
 Result = tuple[str, str, dict[str, Any]]  # (ruleset as given, its name, summary)
@@ -94,6 +95,11 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
             else:
                 row += "-".ljust(width + 2)
         lines.append(row)
+        for ref, name, d in results:
+            capped = d.get("matches", {}).get("capped")
+            if capped:
+                lines.append(f"  {capped:,} of {d['matches']['matches']:,} matches ({name}) stopped at the cap of "
+                             f"{MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) before their end: nobody won them")
     for ref, name, d in results:
         if d.get("pot_left"):
             lines.append(f"money left in the pot when the sessions ended ({name}): {d['pot_left']:,}")

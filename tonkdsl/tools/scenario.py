@@ -127,6 +127,7 @@ class Result:
             "pots": {k: sum(v) for k, v in s.pots.items()} | ({"pot": s.pot} if s.ruleset.ante is not None else {}),
             "settlement": {n: money[i] for i, n in enumerate(names)},
             "winners": [names[w] for w in winners],
+            **({"capped": True} if settle.capped else {}),  # a match stopped at MAX_MATCH_HANDS
             "actions_applied": self.applied,
             "next": self.hands[-1]["next"] if self.hands and self.hands[-1]["end"] is None else None,
         }

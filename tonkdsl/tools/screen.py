@@ -10,6 +10,7 @@ from typing import Sequence, TextIO
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
+from tonkdsl.language.diagnostics import printable
 
 
 class Screen:
@@ -24,6 +25,7 @@ class Screen:
             self.console = Console(file=self.out, highlight=False, force_terminal=True)
 
     def say(self, text: str, style: str = "") -> None:
+        text = printable(text)  # names and messages from files: no control characters reach the terminal
         if self.console is not None:
             self.console.print(text, style=style or None, markup=False)
         else:

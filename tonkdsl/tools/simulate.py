@@ -141,7 +141,9 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
             h += 1
         tally.add_session(session.money(), session.scores, session.pot)
         tally.match_lengths[h] += 1
-        for seat in session.match_winners():
+        settled = session.settlement()
+        tally.match_capped += settled.capped  # stopped at MAX_MATCH_HANDS: nobody won it
+        for seat in settled.winners:
             tally.match_wins[seat] += 1
     return tally, lines
 
@@ -242,7 +244,7 @@ def summary(tally: Tally) -> dict[str, Any]:
         total = sum(v * c for v, c in tally.match_lengths.items())
         sq = sum(v * v * c for v, c in tally.match_lengths.items())
         mean, mlo, mhi = mean_ci(total, sq, m)
-        matches = {"matches": m, "wins": wins,
+        matches = {"matches": m, "wins": wins, "capped": tally.match_capped,
                    "hands": {"mean": mean, "ci95": [mlo, mhi], "median": quantile(tally.match_lengths, 0.5),
                              "p90": quantile(tally.match_lengths, 0.9)}}
     return {

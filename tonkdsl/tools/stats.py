@@ -29,6 +29,7 @@ class Tally:
     lengths: Counter[int] = field(default_factory=Counter)  # actions per hand -> hands
     match_wins: list[int] = field(default_factory=list)  # matches won per seat (a shared win counts for each)
     match_lengths: Counter[int] = field(default_factory=Counter)  # hands per match -> matches
+    match_capped: int = 0  # matches stopped at MAX_MATCH_HANDS before their end (won by nobody)
     pot_left: int = 0  # money left in the ruleset's pot at the end of the sessions (players + pots = 0)
 
     def __post_init__(self) -> None:
@@ -65,6 +66,7 @@ class Tally:
         self.rules.update(other.rules)
         self.lengths.update(other.lengths)
         self.match_lengths.update(other.match_lengths)
+        self.match_capped += other.match_capped
         self.pot_left += other.pot_left
         for i in range(self.players):
             self.match_wins[i] += other.match_wins[i]

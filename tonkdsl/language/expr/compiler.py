@@ -263,9 +263,9 @@ class _Compiler:
         self.items: list[Type] = []  # the item types of the enclosing 'where' filters
         self.used: set[str] = set()  # plain names and attributes read
 
-    def err(self, tree: Tree[Token] | Token, msg: str, hint: str = "") -> ExprError:
+    def err(self, tree: Tree[Token] | Token, msg: str, hint: str = "", code: str = "expr-type") -> ExprError:
         line, col = _where(tree)
-        return ExprError(msg + hint, line, col)
+        return ExprError(msg + hint, line, col, code)
 
     # Each handler returns (type, closure, literal value or None).
     def node(self, tree: Tree[Token] | Token, depth: int) -> tuple[Type, Fn, Any]:
@@ -441,6 +441,12 @@ class _Compiler:
             want, result, impl = self.names.functions[fname]
             if at != want and not (isinstance(at, ListType) and at.item == ANY and isinstance(want, ListType)):
                 raise self.err(args[0], f"{fname}() needs {_a(want)}, not {_a(at)}")
+            most = getattr(impl, "max_items", None)  # a function whose work grows fast with its list
+            arg = args[0]
+            written = len(arg.children) if isinstance(arg, Tree) and arg.data == "list" else None
+            if most is not None and written is not None and written > most:
+                raise self.err(args[0], f"{fname}() is given {written} cards; it takes at most {most} "
+                               "(MAX_MELD_CARDS): its search grows fast with every card", code="limit-expr-cost")
             return result, (lambda ctx: impl(ctx, af(ctx))), None
         if fname == "abs":
             if at != NUM:

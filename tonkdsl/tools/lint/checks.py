@@ -41,6 +41,7 @@ from pathlib import Path as FsPath
 from typing import Any, Iterable
 
 from tonkdsl.interpreter.engine import RulesetError, State, hand_sizes
+from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path
@@ -60,6 +61,7 @@ CODES = {
     "last-round-too-long": "A last round longer than the other players",
     "first-turn-short": "An opener who starts a card short",
     "match-never-ends": "A match that can never end",
+    "match-may-not-end": "A match that may never end",
     "pot-never-won": "A pot nobody can win",
     "bonus-never-paid": "A bonus on an event that never happens",
     "deal-win-odds": "Odds of an automatic win per dealt hand",
@@ -198,6 +200,17 @@ class _Linter:
             self.add("match-never-ends", "error", "the match can never end: its end condition is never true and "
                      "no one is ever eliminated", ("session", key),
                      hint="give a condition that the totals can meet (max(players.total) >= 100), or session.hands")
+            return
+        capped = _capped_match(self.rs)
+        if capped is not None:
+            key = "ends_when" if rules.ends_when is not None else "eliminate_when"
+            players, seed = capped
+            self.add("match-may-not-end", "warning",
+                     f"a match may never end: {players} greedy bots played {MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) "
+                     f"of a match seeded {seed} and its end never came; tonk simulate stops such a match there and "
+                     f"counts it as won by nobody (witness: tonk simulate RULESET -n 1 --players {players} --seed "
+                     f"{seed})", ("session", key),
+                     hint="give a condition the totals reach in play (max(players.total) >= 100), or session.hands")
 
     def turn_flow(self) -> None:
         """Drop (knock) settings that cannot take effect."""
@@ -517,7 +530,7 @@ class _Linter:
     def amounts(self) -> None:
         """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""
         ranges = self.name_ranges
-        for path, source in _expression_fields(self.data, {"amount", "pays", "ante"}):
+        for path, source in _expression_fields(self.data, {"amount", "pays", "ante", "most_lost", "most_won"}):
             if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source):
                 continue  # payout-negative says it
             got = decide(source, ranges)
@@ -525,9 +538,12 @@ class _Linter:
                 continue
             because = why(ranges, source)
             if got.hi <= 0:
-                self.add("amount-not-positive", "error", f"the amount '{source}' is never more than 0"
-                         f"{': ' + because if because else ''}", path,
-                         hint="an amount is what the payer gives; swap 'from' and 'to' for money the other way")
+                cap = path[0] == "limits"
+                self.add("amount-not-positive", "error", f"the {'cap' if cap else 'amount'} '{source}' is never more "
+                         f"than 0{': ' + because if because else ''}", path,
+                         hint="a cap is the most one hand costs or brings a player: at 0 or below no payment is "
+                         "made (the engine stops on a cap below 0)" if cap else
+                         "an amount is what the payer gives; swap 'from' and 'to' for money the other way")
             elif got.lo < 0:
                 self.add("amount-not-positive", "warning", f"the amount '{source}' can be below 0"
                          f"{': ' + because if because else ''}", path,
@@ -657,3 +673,26 @@ def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int
 
 
 __all__ = ["CODES", "LintReport", "lint"]
+
+
+# Lint plays this many seeded matches (greedy bots, the fewest players) looking for one that
+# reaches MAX_MATCH_HANDS: a witness that the match may never end. A match that ends takes a
+# few dozen hands; a capped one about half a second.
+MATCH_WITNESSES = 3
+
+
+def _capped_match(rs: Ruleset) -> tuple[int, int] | None:
+    """(players, seed) of a match that simulate would stop at MAX_MATCH_HANDS, or None."""
+    from tonkdsl.tools.bots import greedy_bot
+    from tonkdsl.tools.simulate import Spec, run_matches
+
+    players = rs.players_min
+    for seed in range(MATCH_WITNESSES):
+        try:
+            tally, _ = run_matches(Spec("", ("greedy",) * players, seed), 0, 1, False, ruleset=rs,
+                                   bots=[greedy_bot] * players)
+        except RulesetError:
+            return None  # the ruleset fails in play: lint --simulate and simulate say how
+        if tally.match_capped:
+            return players, seed
+    return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from importlib import resources
 from typing import Any
 
@@ -29,6 +30,8 @@ from tonkdsl.tools.explain import explain
 from tonkdsl.tools.serve.room import Refused, Room, Seat
 
 MAX_MESSAGE = 4_000  # characters: the longest message a browser has reason to send
+MAX_CONNECTIONS = 64  # browsers at one table, seated or watching (each costs memory and broadcasts)
+MAX_SECRET = 100  # characters of a join code or a seat token (ours are 8 and 22)
 
 
 class Table:
@@ -41,19 +44,24 @@ class Table:
         self.lock = asyncio.Lock()
 
     async def broadcast(self) -> None:
-        for ws, seat in list(self.clients.items()):
+        clients = list(self.clients.items())
+        # Snapshots list the legal actions: worked out off the event loop, like every call into
+        # the game, so that a slow ruleset never stops the server answering.
+        texts = await asyncio.to_thread(lambda: [json.dumps(self.room.snapshot(seat)) for _, seat in clients])
+        for (ws, _), text in zip(clients, texts):
             try:
-                await ws.send_text(json.dumps(self.room.snapshot(seat)))
+                await ws.send_text(text)
             except Exception:  # a browser gone mid-send: its own handler cleans up
                 self.clients.pop(ws, None)
 
     async def run_bots(self) -> None:
-        """Bots play their turns one at a time, each shown before the next."""
+        """Bots play their turns one at a time, each shown before the next. A bot thinks in a
+        worker thread: the server goes on answering (pages, other tables' messages) meanwhile."""
         while self.room.bot_to_play():
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             try:
-                self.room.bot_step()
+                await asyncio.to_thread(self.room.bot_step)
             except RulesetError as exc:
                 self.room.failed_rule(exc)
                 break
@@ -85,20 +93,33 @@ def create_app(room: Room, *, bot_delay: float = 0.6) -> Starlette:
             await ws.close(code=4404)
             return
         await ws.accept()
+        if len(table.clients) >= MAX_CONNECTIONS:
+            await ws.send_text(json.dumps({"type": "error", "message": f"this table has {MAX_CONNECTIONS} browsers "
+                                           "connected, the most it takes (MAX_CONNECTIONS): try again later"}))
+            await ws.close(code=1013)
+            return
         table.clients[ws] = None
         try:
-            await ws.send_text(json.dumps(room.snapshot(None)))
+            async with table.lock:
+                await ws.send_text(json.dumps(await asyncio.to_thread(room.snapshot, None)))
             while True:
-                text = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                reply: dict[str, Any] | None
                 async with table.lock:
-                    reply, changed = _handle(table, ws, text)
+                    if text is None:  # a binary frame: the table speaks JSON text only
+                        reply, changed = {"type": "error", "message": "the message is not JSON text"}, False
+                    else:
+                        reply, changed = await asyncio.to_thread(_handle, table, ws, text)
                     if reply is not None:
                         await ws.send_text(json.dumps(reply))
                     if changed:
                         await table.broadcast()
                         await table.run_bots()
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # an ordinary disconnect (or one mid-send): nothing to log
         finally:
             table.clients.pop(ws, None)
 
@@ -120,13 +141,21 @@ def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | No
         return {"type": "error", "message": "the message is too long"}, False
     try:
         msg = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         return {"type": "error", "message": "the message is not JSON"}, False
     if not isinstance(msg, dict) or msg.get("type") not in ("join", "act"):
         return {"type": "error", "message": "a message is {\"type\": \"join\" or \"act\", ...}"}, False
     try:
         if msg["type"] == "join":
-            seat = room.join(msg.get("code"), msg.get("token"))
+            code, token = msg.get("code"), msg.get("token")
+            for what, value in (("code", code), ("token", token)):
+                if value is not None and not (isinstance(value, str) and value.isascii() and len(value) <= MAX_SECRET):
+                    raise Refused(f"a join message's {what} is the text of the table's link (or null)")
+            held = table.clients.get(ws)
+            if held is not None and not (isinstance(token, str) and held.token is not None
+                                         and secrets.compare_digest(held.token, token)):
+                raise Refused(f"this browser already holds the seat of {held.name}: one seat per browser")
+            seat = room.join(code, token)
             table.clients[ws] = seat
             return {"type": "seat", "name": seat.name, "token": seat.token}, True
         held = table.clients.get(ws)
