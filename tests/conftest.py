@@ -15,7 +15,7 @@ _FIXED = dict(deadline=None, derandomize=True, database=None, print_blob=True,
               suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", max_examples=40, **_FIXED)
 settings.register_profile("quick", max_examples=8, **_FIXED)
-settings.register_profile("explore", max_examples=2000, deadline=None, derandomize=False, print_blob=True,
+settings.register_profile("explore", max_examples=int(os.environ.get("TONK_EXPLORE_EXAMPLES", "3000")), deadline=None, derandomize=False, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", parent=settings.get_profile("explore"))  # the older name
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -195,7 +195,7 @@ class TurnRules:
                 out.spans[A.Hit] = (start, len(out))
         taken = self.taken_discard
         if taken is not None:
-            if (rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)) and taken in hand:
+            if self._must_use_taken() and taken in hand:
                 return out  # the card taken must go into a spread before any discard
             skip = taken if rs.not_the_card_taken else None
         else:
@@ -275,7 +275,7 @@ class TurnRules:
         to go on. Such a play is refused, so that a hand can always continue."""
         taken = self.taken_discard
         rs = self.ruleset
-        must_use = rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)
+        must_use = self._must_use_taken()
         if taken is None or not (rs.not_the_card_taken or must_use):
             return False
         rest = list(self.hands[seat])
@@ -291,6 +291,12 @@ class TurnRules:
         twin._apply(action)
         twin.taken_discard = taken
         return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
+
+    def _must_use_taken(self) -> bool:
+        """Whether the card taken from the discard pile this turn must go into a spread before
+        the turn ends (the ruleset says so, or it was eaten to be spread at once)."""
+        rs = self.ruleset
+        return rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)
 
     def _can_drop(self, seat: int) -> bool:
         return self.knocker is None and bool(self._test(self.ruleset.drop_allowed, seat))
@@ -521,7 +527,7 @@ class TurnRules:
             if rs.not_the_card_taken and self.pack.names[card] == self.pack.names[taken]:  # or its twin
                 raise IllegalAction(f"you may not discard {action.card}: you took it from the discard pile "
                                     "this turn")
-            if (rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)) and taken in hand:
+            if self._must_use_taken() and taken in hand:
                 raise IllegalAction("the card you took from the discard pile must go into a spread first")
         if rs.hold_allowed is not None:
             held = self._held_spread(seat)

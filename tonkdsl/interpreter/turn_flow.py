@@ -61,6 +61,8 @@ class TurnFlow(TurnRules):
             return False
         if "instead_of_discard" in rs.drop_at:
             return self._can_drop(seat)
+        if self.taken_discard in self.hands[seat] and self._must_use_taken():
+            return False  # the discard that completes the drop may not come before that card is spread
         return self._drop_discards(seat) != []
 
     def _drop_discards(self, seat: int) -> list[int]:
@@ -104,6 +106,9 @@ class TurnFlow(TurnRules):
             return
         if self.knocker is not None:
             self._refuse_drop(seat)
+        if self.taken_discard in self.hands[seat] and self._must_use_taken():
+            raise IllegalAction("you may not drop now: the card you took from the discard pile must go into a "
+                                "spread first")
         if not self._can_drop_in_play(seat):
             raise IllegalAction("you may not drop now: no discard leaves a hand that meets the ruleset's drop "
                                 f"condition '{rs.drop_allowed.source}'")
