@@ -613,7 +613,10 @@ def _check_save(save: Path | None, resume: Path | None) -> None:
     """A --save path that can be written and holds no other game (exit 2 before any play). A
     game resumed without --save is saved over its own file: that file must be writable too."""
     if save is None:
-        problem = _output_problem(resume) if resume is not None and resume.is_file() else None
+        try:
+            problem = _output_problem(resume) if resume is not None and resume.is_file() else None
+        except OSError:  # a name the file system cannot take: --resume says so when it reads the file
+            problem = None
         if problem is not None:
             echo(f"error: --resume: the game is saved to the file it continues after every move, but {problem}; "
                  "pass --save FILE to save it elsewhere", err=True)
