@@ -71,6 +71,9 @@ def targets(folder: Path) -> dict[str, Path | str]:
         found[title] = write(title, doc)
     flows = [t for t, (section, _) in book.items() if section == "Turn flow"]
     bases = [t for t, (section, _) in book.items() if section in ("Cards and counts", "Turn flow")]
+    for name in shipped_ruleset_names():  # each shipped game with each turn-flow recipe too
+        book[name] = ("Shipped", {"extends": name})
+        bases.append(name)
     for flow in flows:
         for base in bases:
             if base == flow:
@@ -84,7 +87,16 @@ def targets(folder: Path) -> dict[str, Path | str]:
                 gone = {d.path for d in exc.diagnostics if d.code == "extends-remove"}
                 doc["remove"] = [r for i, r in enumerate(doc.get("remove") or []) if f"$.remove[{i}]" not in gone]
                 path.write_text(yaml.safe_dump({**doc, "name": name[:60]}, sort_keys=False), encoding="utf-8")
+            if book[base][0] == "Shipped":
+                try:
+                    load_ruleset(path)
+                except LoadError:  # a recipe that speaks of payouts this game does not have (a points game)
+                    SKIPPED.append(name)
+                    del found[name]
     return found
+
+
+SKIPPED: list[str] = []  # shipped games that a turn-flow recipe does not fit (said by the test)
 
 
 def check_hand(rs: Ruleset, players: int, seed: int, tries: int = 6) -> Iterator[str]:

@@ -316,16 +316,25 @@ class TurnRules:
         if "discard" not in rs.draw_from or not self.discard_pile:
             return False
         card = self.discard_pile[-1]
-        hand = self.hands[seat] + [card]
         # The card must be usable at once (discard_must_be_used), or, with a hand that is empty
         # or holds only its twins (several decks, jokers), no card could be discarded after it
         # (not_the_card_taken): then it must fit a spread.
-        names = self.pack.names
-        only_twins = all(names[c] == names[card] for c in self.hands[seat])
-        if rs.discard_must_be_used or (rs.not_the_card_taken and only_twins):
-            return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
-                card in combo for _, combo in self._hit_options(seat, hand))
+        if rs.discard_must_be_used or self._stuck_with_twins(seat, card):
+            return self._fits_at_once(seat, card)
         return True
+
+    def _stuck_with_twins(self, seat: int, card: int) -> bool:
+        """Whether taking ``card`` (from the pile, or eating it) would leave ``seat`` nothing to
+        discard: its hand is empty or holds only twins of the card (several decks, jokers),
+        and the card taken or its twin may not be discarded."""
+        names = self.pack.names
+        return self.ruleset.not_the_card_taken and all(names[c] == names[card] for c in self.hands[seat])
+
+    def _fits_at_once(self, seat: int, card: int) -> bool:
+        """Whether ``card`` taken into ``seat``'s hand can go into a spread, or onto one, at once."""
+        hand = self.hands[seat] + [card]
+        return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
+            card in combo for _, combo in self._hit_options(seat, hand))
 
     def _hit_options(self, seat: int, hand: Sequence[int] | None = None) -> list[tuple[int, tuple[int, ...]]]:
         rs = self.ruleset

@@ -174,11 +174,9 @@ class TurnFlow(TurnRules):
         assert rs.eat_allowed is not None
         if not self._test(rs.eat_allowed, seat):
             return False
-        if not rs.eat_spread_at_once:
+        if not rs.eat_spread_at_once and not self._stuck_with_twins(seat, card):
             return True
-        hand = self.hands[seat] + [card]  # the card must go into a spread (or onto one) at once
-        return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
-            card in combo for _, combo in self._hit_options(seat, hand))
+        return self._fits_at_once(seat, card)  # the card must go into a spread (or onto one) at once
 
     def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool:
         """Whether ``seat`` may play ``action`` though another player is asked: a player who

@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from tonkdsl.interpreter.engine import RulesetError
+from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.tools.explain import explain
 from tonkdsl.tools.serve.room import Refused, Room, Seat
 
@@ -64,6 +64,9 @@ class Table:
                 await asyncio.to_thread(self.room.bot_step)
             except RulesetError as exc:
                 self.room.failed_rule(exc)
+                break
+            except (IllegalAction, ValueError) as exc:  # an engine fault must not end the server's loop
+                self.room.failed_rule(RulesetError(f"a bot could not play ({exc})"))
                 break
             await self.broadcast()
 
