@@ -241,3 +241,16 @@ def test_sarif_has_the_shape_of_sarif_2_1_0_for_every_input(inputs: list[str], t
     code, out = run("--format", "sarif", *[str(bad) if i == "BAD" else i for i in inputs])
     assert code in (0, 1, 2)
     jsonschema.validate(json.loads(out), _SARIF_SUBSET)
+
+
+def test_an_always_void_ending_is_not_said_to_leave_its_winners_unpaid(write) -> None:
+    path = write("void.yaml", "extends: standard\nname: Void\nendings:\n  stock_exhausted:\n    winners: players\n"
+                 "    void_if: 'true'\n    payouts: []\n")
+    code, out = run(str(path))
+    assert "winner-unpaid" not in out, out
+
+
+def test_the_hint_for_an_amount_below_zero_is_valid_syntax(write) -> None:
+    code, out = run(str(LINT / "amount-not-positive.yaml"))
+    hint = next(line for line in out.splitlines() if "hint: a difference of counts" in line)
+    assert "max([0, ...])" in hint and "max(0," not in hint

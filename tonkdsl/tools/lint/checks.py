@@ -441,6 +441,8 @@ class _Linter:
         for kind, ending in self.rs.endings.items():
             if ending.payouts or ending.scores or ending.winners.constant == ():
                 continue
+            if ending.void_if is not None and ending.void_if.constant is True:
+                continue  # always void: the hand is dead, nobody wins it (ending-impossible speaks of it)
             if self.has("endings", kind):
                 self.add("winner-unpaid", "warning", f"the ending '{kind}' has winners ({ending.winners.source}) but "
                          "pays them nothing: no payout, no score", ("endings", kind),
@@ -547,7 +549,7 @@ class _Linter:
             elif got.lo < 0:
                 self.add("amount-not-positive", "warning", f"the amount '{source}' can be below 0"
                          f"{': ' + because if because else ''}", path,
-                         hint="a difference of counts can go either way: write max(0, ...) or abs(...)")
+                         hint="a difference of counts can go either way: write abs(...), or max([0, ...])")
 
 
 
