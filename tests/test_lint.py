@@ -21,6 +21,7 @@ EXPECTED = {
     "deal-win-impossible": ("deal-win-impossible", "error"),
     "deal-win-always": ("deal-win-always", "error"),
     "deal-win-frequent": ("deal-win-frequent", "warning"),
+    "deal-win-extra-cards": ("deal-win-frequent", "warning"),
     "deal-win-overlap": ("deal-win-overlap", "warning"),
     "values-threshold": ("values-threshold", "warning"),
     "ending-undefined": ("ending-undefined", "error"),
@@ -254,3 +255,10 @@ def test_the_hint_for_an_amount_below_zero_is_valid_syntax(write) -> None:
     code, out = run(str(LINT / "amount-not-positive.yaml"))
     hint = next(line for line in out.splitlines() if "hint: a difference of counts" in line)
     assert "max([0, ...])" in hint and "max(0," not in hint
+
+
+def test_the_odds_follow_each_seats_own_deal() -> None:
+    code, out = run(str(LINT / "deal-win-extra-cards.yaml"))
+    assert "deal-win-extra-cards.yaml:7:5: warning[deal-win-frequent]: 'tonk-49-50' wins on the deal in 9.1% of hands " \
+           "of 7 cards (12,228,716 of 133,784,560 hands" in out
+    assert "'tonk-49-50', hands of 5 cards: 11,648 of 2,598,960 hands, 0.448%" in out

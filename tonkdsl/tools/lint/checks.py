@@ -289,33 +289,47 @@ class _Linter:
         for decks in sorted({rs.decks_for(n) for n in range(rs.players_min, rs.players_max + 1)}):
             players = next(n for n in range(rs.players_min, rs.players_max + 1) if rs.decks_for(n) == decks)
             several = len(rs.packs) > 1
+            # Each seat's own deal: deal.extra_cards gives some seats more (or fewer) cards.
             try:
-                table = compute(rs, players)
-            except TooManyHands as exc:
-                self.add("deal-win-odds", "note", f"odds not computed: {exc}", ("deal_wins",))
-                continue
-            self._odds(table, f" with {decks} deck{'s' if decks > 1 else ''}" if several else "")
-            first = first or table
+                sizes = sorted(set(hand_sizes(State(rs, players, players - 1, 1)))) if rs.extra_cards else [rs.hand_size]
+            except RulesetError:
+                sizes = [rs.hand_size]
+            for size in sizes:
+                if size > 12:
+                    continue
+                try:
+                    table = compute(rs, players, size)
+                except TooManyHands as exc:
+                    self.add("deal-win-odds", "note", f"odds not computed: {exc}", ("deal_wins",))
+                    continue
+                where = f" with {decks} deck{'s' if decks > 1 else ''}" if several else ""
+                self._odds(table, where, size, len(sizes) > 1)
+                first = first or table
         return first
 
-    def _odds(self, table: OddsTable, decks: str) -> None:
+    def _odds(self, table: OddsTable, decks: str, size: int, by_seat: bool) -> None:
+        """Findings of one odds table: hands of ``size`` cards from one pack. ``by_seat``: seats
+        are dealt different numbers of cards (deal.extra_cards), which the words say."""
         rs = self.rs
+        seats: tuple[Path, ...] = (("deal", "extra_cards"),) if by_seat else ()
+        hand = f" of {size} cards" if by_seat else ""
         for odds in table.odds:
             path: Path = ("deal_wins", "rules", self.rule_index(odds.rule), "when")
-            self.add("deal-win-odds", "note", f"'{odds.rule}'{decks}: {odds.describe()}", path)
+            self.add("deal-win-odds", "note", f"'{odds.rule}'{decks}{', hands' + hand if hand else ''}: "
+                     f"{odds.describe()}", path, *seats)
             if odds.hands is None:
                 continue
             if odds.hands == 0:
                 self.add("deal-win-impossible", "error",
-                         f"no hand of {rs.hand_size} cards can meet '{odds.rule}' with this pack{decks} and these values "
-                         f"(hands count {table.min_count} to {table.max_count})", path, ("pack", "values"))
+                         f"no hand of {size} cards can meet '{odds.rule}' with this pack{decks} and these values "
+                         f"(hands count {table.min_count} to {table.max_count})", path, *seats, ("pack", "values"))
             elif odds.hands == odds.total:
-                self.add("deal-win-always", "error", f"every hand{decks} meets '{odds.rule}': no hand would be played",
-                         path)
+                self.add("deal-win-always", "error", f"every hand{hand}{decks} meets '{odds.rule}': no hand would be "
+                         "played", path, *seats)
             elif odds.share > FREQUENT:
                 self.add("deal-win-frequent", "warning",
-                         f"'{odds.rule}' wins on the deal in {odds.share:.1%} of hands{decks} ({odds.describe()}): "
-                         f"more than {FREQUENT:.0%} of hands are not played", path, ("deal", "hand_size"))
+                         f"'{odds.rule}' wins on the deal in {odds.share:.1%} of hands{hand}{decks} ({odds.describe()}): "
+                         f"more than {FREQUENT:.0%} of hands are not played", path, *seats, ("deal", "hand_size"))
         priorities = {r.id: r.priority for r in rs.deal_wins}
         for a, b, n in table.overlaps:
             if priorities[a] == priorities[b]:
@@ -330,8 +344,9 @@ class _Linter:
             if high and "count" in r.when.source and table.max_count > max(high) + 2:
                 self.add("values-threshold", "warning",
                          f"'{r.id}' is about high hands ({', '.join(map(str, high))}), but with these card values "
-                         f"a hand of {rs.hand_size} cards{decks} can count up to {table.max_count}",
-                         ("deal_wins", "rules", self.rule_index(r.id), "when"), ("pack", "values"), ("deal", "hand_size"))
+                         f"a hand of {size} cards{decks} can count up to {table.max_count}",
+                         ("deal_wins", "rules", self.rule_index(r.id), "when"), *seats, ("pack", "values"),
+                         ("deal", "hand_size"))
 
     def endings(self) -> None:
         rs = self.rs

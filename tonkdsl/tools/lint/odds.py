@@ -90,12 +90,13 @@ def hand_only(rule: DealWin) -> str:
     return f"'{rule.id}' looks at '{m.group(0)}', not only at the hand" if m else ""
 
 
-def compute(rs: Ruleset, num_players: int | None = None) -> OddsTable:
-    """The odds of each automatic win in a hand dealt from the pack of ``num_players`` players
-    (the fewest by default)."""
+def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None = None) -> OddsTable:
+    """The odds of each automatic win in a hand of ``hand_size`` cards (deal.hand_size by
+    default; a seat given extra cards is dealt more) dealt from the pack of ``num_players``
+    players (the fewest by default)."""
     num_players = max(2, num_players or rs.players_min)
     pack = rs.pack_for(num_players)
-    k = rs.hand_size
+    k = hand_size or rs.hand_size
     total = comb(len(pack), k)
     # Two cards are interchangeable for a hand-only rule when they share a rank, the values they
     # may count and wildness (identical cards of several decks always do): group them so.
