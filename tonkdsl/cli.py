@@ -447,11 +447,15 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
               help="text (like a compiler), json, or SARIF 2.1.0 for editors and CI.")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--simulate", "sim", type=click.IntRange(0), default=0, metavar="N",
-              help="Also simulate N hands and report rules that never fired.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the --simulate hands.")
+              help="Also simulate N hands and note rules that never took effect (and N is the --witness budget).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the --simulate and --witness hands.")
+@click.option("--witness", "witness", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="Write, for each rule a hand can make happen, such a hand as a scenario file in DIR "
+                   "(tonk check DIR/*.yaml replays them); 2,000 hands at most unless --simulate says.")
 @click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
               help="A folder that 'extends' may reach outside the file's own folder and the working folder.")
-def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: int, allow: tuple[Path, ...]) -> None:
+def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: int, witness: Path | None,
+             allow: tuple[Path, ...]) -> None:
     """Find what is contradictory, impossible, unreachable or surprising in rulesets.
 
     Exit 0 clean, 1 errors (or warnings with --strict), 2 unreadable or invalid input.
@@ -467,7 +471,8 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
     for ref in rulesets:
         target: str | Path = Path(ref) if ref.endswith((".yaml", ".yml")) or "/" in ref else ref
         try:
-            reports.append(lint(target, allow_paths=allow, simulate=sim, seed=seed))
+            folder = None if witness is None else witness if len(rulesets) == 1 else witness / Path(ref).stem
+            reports.append(lint(target, allow_paths=allow, simulate=sim, seed=seed, witness=folder))
         except LoadError as exc:
             # A file that cannot be read or is not valid is reported like the others (its load
             # errors are its findings) and the run goes on; the exit status is then 2.

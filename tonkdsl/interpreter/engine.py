@@ -258,7 +258,7 @@ class State(TurnFlow):
         scores = [0] * self.num_players
         try:
             payments = run_transfers(self, spec.payouts, ctx)
-            run_scores(self, spec.scores, ctx, scores)
+            scored = run_scores(self, spec.scores, ctx, scores)
             rs = self.ruleset
             if rs.most_lost is not None or rs.most_won is not None:
                 before = pot_change(payments)  # the pot already holds what these paid it
@@ -267,7 +267,7 @@ class State(TurnFlow):
                 self.pot -= before - pot_change(payments)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
-        self._set_outcome(kind, winners, payments, scores=scores)
+        self._set_outcome(kind, winners, payments, scores=scores, scored=scored)
 
     def _cap(self, key: str, cap: Any, ctx: EvalContext) -> int | None:
         """A cap of limits (None: no cap). A negative cap would silently cancel every payment:
@@ -284,12 +284,13 @@ class State(TurnFlow):
         self._set_outcome("dead_hand", (), [], message)
 
     def _set_outcome(self, kind: str, winners: tuple[int, ...], payments: Sequence[Payment],
-                     message: str = "", scores: Sequence[int] | None = None) -> None:
+                     message: str = "", scores: Sequence[int] | None = None, scored: Sequence[str] = ()) -> None:
         self.phase = OVER
         self.slap_window = None
         self.out_of_turn_seat = None
         if self.paid:  # antes and bonuses paid during the hand come first
             payments = [*self.paid, *payments]
+        fired = tuple(dict.fromkeys([*map(_RULE, payments), *scored]))
         payouts = net(self.num_players, payments)
         change = self.pot - self.pot_start  # every payment to or from the pot moved it
         sheet = self.ruleset.score_sheet
@@ -304,7 +305,7 @@ class State(TurnFlow):
             payouts = (0,) * self.num_players
             payments = ()
         self._outcome = Outcome(kind, winners, payouts, tuple(self.hand_value), tuple(payments), message,
-                                tuple(dict.fromkeys(map(_RULE, payments))), score_change, change)
+                                tuple(dict.fromkeys(map(_RULE, payments))), score_change, change, fired)
 
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
@@ -350,13 +351,15 @@ class State(TurnFlow):
         self.deal_winners = set(seats)
         payments: list[Payment] = []
         scores = [0] * self.num_players
+        scored: list[str] = []
         try:
             for seat in seats:
                 payments += deal_win_payments(self, seat, claimants[seat])
-                run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores)
+                scored += run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
-        self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores)
+        self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores,
+                          scored=[claimants[s].id for s in seats] + scored)
 
 
 # For State.clone: the slots, read all at once, and the plain ways to make and fill an instance.

@@ -39,6 +39,10 @@ class Outcome:
     # What the pot gained this hand (antes, payments to it, less what it paid): the payouts and
     # this sum to zero.
     pot_change: int = 0
+    # Every rule that took effect, by id: payouts, antes and bonuses that moved money (also on a
+    # points sheet, where no money changes hands), score entries that scored, the automatic win
+    # that ended the hand. ``rules`` keeps to money paid; lint's witnesses read this.
+    fired: tuple[str, ...] = ()
 
     def by_rule(self) -> dict[str, int]:
         """Total amount moved by each payout rule."""
@@ -120,15 +124,21 @@ def capped(payments: Sequence[Payment], most_lost: int | None, most_won: int | N
     return out
 
 
-def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext, totals: list[int]) -> None:
-    """Add each entry's points to the players it names."""
+def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext, totals: list[int]) -> list[str]:
+    """Add each entry's points to the players it names; returns the ids of the entries that
+    scored (points other than 0 for someone)."""
+    scored: list[str] = []
     for entry in entries:
         if entry.when is not None and not entry.when(ctx):
             continue
         for p in entry.players(ctx):
             ctx.scored = p
-            totals[p] += entry.points(ctx)
+            points = entry.points(ctx)
+            totals[p] += points
             ctx.scored = None
+            if points and (not scored or scored[-1] != entry.id):
+                scored.append(entry.id)
+    return scored
 
 
 def deal_win_payments(state: "State", winner: int, rule: "DealWin") -> list[Payment]:

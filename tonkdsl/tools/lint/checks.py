@@ -22,7 +22,8 @@ locations of every line involved.
 | rule-for-disabled | warning | a rule about something the ruleset turned off |
 | payout-negative | error | a payout amount that is a negative number |
 | winner-pays | error | a payout from the winners of the same ending |
-| never-fired | warning | (with --simulate) a rule that never fired |
+| never-fired | note | (with --simulate) a rule that never took effect: evidence, not proof |
+| witness | note | (with --witness DIR) the witness hands written, and each rule no hand made happen |
 | winner-loses | error | (with --simulate) a winner who lost money |
 | extends-noop | note | a top-level section that only repeats what the extended ruleset says |
 | pack-missing | warning | a wild card or a value for a rank or joker the pack does not hold |
@@ -75,7 +76,8 @@ CODES = {
     "rule-for-disabled": "A rule about something the ruleset turned off",
     "payout-negative": "A negative payout amount",
     "winner-pays": "A winner who pays",
-    "never-fired": "A rule that never fired in simulation",
+    "never-fired": "A rule that never took effect in simulation",
+    "witness": "Witness hands for the rules that can happen",
     "winner-loses": "A winner who lost money in simulation",
     "extends-noop": "An override that changes nothing",
     "condition-never": "A condition no state can meet",
@@ -122,6 +124,14 @@ class _Linter:
                 path, also = own, (path,) + tuple(p for p in also if p != own)
         d = self.doc.diagnostic(code, message, path, hint=hint)
         related = tuple(dict.fromkeys(self.where(p) for p in also))
+        if d.file != root.file and severity == "note" and isinstance(root.data, dict) and "extends" in root.data:
+            # A note about what the file inherits is the file's own: placed at its 'extends'
+            # line, never in the ruleset it extends (the installed package), which is shown under
+            # 'see also'.
+            e = root.diagnostic(code, message, ("extends",), hint=hint)
+            self.out.append(Diagnostic(e.code, e.message, e.file, e.line, e.column, d.path, severity, e.source_line,
+                                       e.hint, tuple(dict.fromkeys(((d.file, d.line, d.column), *related)))))
+            return
         if d.file != root.file:
             # The line is inherited: point at the file being linted too (its 'extends').
             line, col = root.locate(("extends",))
@@ -666,8 +676,13 @@ def _root_source(doc: Doc, path: FsPath) -> Source:
     return load_yaml_file(path, display_name(path))
 
 
-def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int = 0, seed: int = 0) -> LintReport:
-    """Lint a ruleset; raises :class:`LoadError` when it cannot be read or is not valid."""
+WITNESS_HANDS = 2000  # the witness search's budget when --simulate does not give one
+
+
+def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int = 0, seed: int = 0,
+         witness: FsPath | None = None) -> LintReport:
+    """Lint a ruleset; raises :class:`LoadError` when it cannot be read or is not valid.
+    ``witness``: a folder where a hand that makes each rule happen is written as a scenario."""
     doc = load_doc(ref, allow_paths=allow_paths)
     problems = validate(doc)
     if problems:
@@ -684,9 +699,30 @@ def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int
         from tonkdsl.tools.lint.fired import never_fired
 
         diags += never_fired(linter, simulate, seed)
+    if witness is not None:
+        diags += _witnesses(linter, str(ref), witness, simulate or WITNESS_HANDS, seed)
     order = {"error": 0, "warning": 1, "note": 2}
     diags.sort(key=lambda d: (order.get(d.severity, 3), d.file, d.line, d.column))
     return LintReport(str(ref), diags, None)
+
+
+def _witnesses(linter: _Linter, ref: str, folder: FsPath, hands: int, seed: int) -> list[Diagnostic]:
+    """Search a witness hand for every rule, write them to ``folder``; a note says the budget and
+    what was written, and one note per rule no hand of the search made happen."""
+    from tonkdsl.tools.lint.witness import search, write
+
+    rs = linter.rs
+    result = search(rs, hands, seed)
+    write(result, rs, ref, folder)
+    before = len(linter.out)
+    linter.add("witness", "note", f"witnesses: {len(result.found)} of {len(result.targets)} rules made to happen in "
+               f"{result.budget()}; written to {folder} ('tonk check {folder}/*.yaml' replays them)", ("name",))
+    for target in result.missing():
+        linter.add("witness", "note", f"no witness: no hand of the search ({result.played:,} hands) made {target.what} "
+                   "happen; lint has neither proven that it can nor that it cannot", target.path)
+    found = linter.out[before:]
+    del linter.out[before:]
+    return found
 
 
 __all__ = ["CODES", "LintReport", "lint"]
