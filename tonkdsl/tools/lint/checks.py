@@ -24,6 +24,7 @@ locations of every line involved.
 | winner-pays | error | a payout from the winners of the same ending |
 | never-fired | note | (with --simulate) a rule that never took effect: evidence, not proof |
 | witness | note | (with --witness DIR) the witness hands written, and each rule no hand made happen |
+| accept-unknown | warning | lint.accept names a code lint does not know |
 | winner-loses | error | (with --simulate) a winner who lost money |
 | extends-noop | note | a top-level section that only repeats what the extended ruleset says |
 | pack-missing | warning | a wild card or a value for a rank or joker the pack does not hold |
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
 from typing import Any, Iterable
 
@@ -45,7 +46,7 @@ from tonkdsl.interpreter.engine import RulesetError, State, hand_sizes
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
 from tonkdsl.language.cards import JOKER
-from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path
+from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path, did_you_mean
 from tonkdsl.language.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.language.merge import Doc, is_id_list
 from tonkdsl.language.ruleset import Ruleset, build
@@ -78,6 +79,7 @@ CODES = {
     "winner-pays": "A winner who pays",
     "never-fired": "A rule that never took effect in simulation",
     "witness": "Witness hands for the rules that can happen",
+    "accept-unknown": "An accepted lint code that lint does not know",
     "winner-loses": "A winner who lost money in simulation",
     "extends-noop": "An override that changes nothing",
     "condition-never": "A condition no state can meet",
@@ -701,9 +703,29 @@ def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int
         diags += never_fired(linter, simulate, seed)
     if witness is not None:
         diags += _witnesses(linter, str(ref), witness, simulate or WITNESS_HANDS, seed)
+    diags = _accepted(linter, diags)
     order = {"error": 0, "warning": 1, "note": 2}
     diags.sort(key=lambda d: (order.get(d.severity, 3), d.file, d.line, d.column))
     return LintReport(str(ref), diags, None)
+
+
+def _accepted(linter: _Linter, diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The ruleset's lint.accept: a warning it means becomes a note that says why; an accepted
+    code that lint does not know is a warning of its own. Errors are never accepted."""
+    accept = (linter.data.get("lint") or {}).get("accept") or []
+    why = {str(a["code"]): str(a["why"]) for a in accept if isinstance(a, dict)}
+    out = []
+    for d in diags:
+        if d.severity == "warning" and d.code in why:
+            d = replace(d, severity="note", message=f"accepted ({why[d.code]}): {d.message}")
+        out.append(d)
+    for j, a in enumerate(accept):
+        code = str(a.get("code")) if isinstance(a, dict) else ""
+        if code not in CODES:
+            linter.add("accept-unknown", "warning", f"lint.accept names '{code}', which is not a lint code"
+                       f"{did_you_mean(code, list(CODES))}", ("lint", "accept", j, "code"))
+            out.append(linter.out.pop())
+    return out
 
 
 def _witnesses(linter: _Linter, ref: str, folder: FsPath, hands: int, seed: int) -> list[Diagnostic]:
