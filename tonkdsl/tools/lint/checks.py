@@ -49,7 +49,7 @@ from tonkdsl.language.cards import JOKER
 from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path, did_you_mean
 from tonkdsl.language.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.language.merge import Doc, is_id_list
-from tonkdsl.language.ruleset import Ruleset, build
+from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset, build
 from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
@@ -497,15 +497,30 @@ class _Linter:
         return self.out
 
     # --- deciding conditions and amounts (lint/intervals.py) --------------------------------
+    def most_held(self) -> int:
+        """The most cards a hand can hold: the most any seat is dealt, plus one."""
+        rs = self.rs
+        dealt = rs.hand_size
+        if rs.extra_cards:
+            for n in range(rs.players_min, rs.players_max + 1):
+                try:
+                    dealt = max(dealt, *hand_sizes(State(rs, n, n - 1, 1)))
+                except RulesetError:
+                    return MAX_SEAT_CARDS + 1
+        return dealt + 1
+
     @functools.cached_property
     def name_ranges(self) -> dict[str, Abs]:
         """The range of every name a condition may read, under this ruleset."""
         rs = self.rs
         largest = max(len(rs.pack_for(n)) for n in range(rs.players_min, rs.players_max + 1))
-        packs = [rs.pack_for(n) for n in (rs.players_min, rs.players_max)]
-        low = min(min(o) for p in packs for o in p.options)
-        high = max(max(o) for p in packs for o in p.options)
-        count = Num(min(0, largest * low), max(0, largest * high))
+        # A hand holds at most the most cards a seat is dealt, plus the one card a turn adds
+        # (the draw, or the discard eaten in its place): a count is at most the sum of that many
+        # of the pack's highest values (at least that many of its lowest, where values go below 0).
+        held = self.most_held()
+        values = sorted(v for n in (rs.players_min, rs.players_max) for o in rs.pack_for(n).options for v in o)
+        low, high = sum(values[:held]), sum(values[-held:])
+        count = Num(min(0, low), max(0, high))
         out: dict[str, Abs] = {name: count for name in ("count", "dealt_count", "deadwood_count", "low_count",
                                                           "high_count", "min_count")}
         out.update(turn=Num(0, MAX_TURNS), round=Num(1, INF), stake=Num(1, INF), stock=Num(0, largest),
