@@ -315,3 +315,11 @@ def test_an_accepted_warning_is_a_note_that_says_why() -> None:
     assert code == 0, out
     code, out = run(str(LINT / "accept-unknown.yaml"))
     assert "lint.accept names 'deal-win-frequnt', which is not a lint code (did you mean 'deal-win-frequent'?)" in out
+
+
+@pytest.mark.parametrize("path", sorted((LINT / "clean").glob("*.yaml")), ids=lambda p: p.stem)
+def test_correct_but_unusual_files_lint_clean(path: Path) -> None:
+    # No false positive: each of these files is right (its comment says what is unusual).
+    report = lint(path, simulate=300)
+    assert report.errors() == [] and report.warnings() == [], [d.render() for d in report.diagnostics
+                                                               if d.severity != "note"]

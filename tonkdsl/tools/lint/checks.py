@@ -351,7 +351,10 @@ class _Linter:
                          ("deal_wins", "rules", self.rule_index(b)),
                          hint="give them different 'priority' values (the higher is paid)")
         for r in rs.deal_wins:
-            literals = [int(x) for x in re.findall(r"\b\d+\b", r.when.source)]
+            # Exact totals only (count == 50, count in [49, 50]): a threshold 'or more' (count >= 45)
+            # still names the high hands however high they go.
+            exact = re.findall(r"count\s*==\s*(\d+)|count\s+in\s*\[([\d,\s]+)\]", r.when.source)
+            literals = [int(x) for a, b in exact for x in re.findall(r"\d+", a or b)]
             high = [x for x in literals if x >= 40]
             if high and "count" in r.when.source and table.max_count > max(high) + 2:
                 self.add("values-threshold", "warning",

@@ -17,10 +17,14 @@ from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import DealWin, Ruleset
 
-# Names whose value depends on more than the checked player's own hand.
+# Names whose value depends on more than the checked player's own hand (or on its suits, which
+# the count by ranks does not follow).
 _NOT_HAND_ONLY = re.compile(r"\b(others|players|lowest|min_count|dealer|is_dealer|seat|suit|stock|turn|round|"
                             r"spreads_on_table|discards|deal_win|is_book|is_run|largest_book|longest_run|"
-                            r"deadwood|deadwood_count|max_same_suit)\b|\b(10|[2-9AJQKT])[CDHS]\b")
+                            r"deadwood|deadwood_count|max_same_suit)\b")
+# A card named in a rule (QS in hand): counted as a kind of its own, so the count stays exact.
+_CARD = re.compile(r"\b(10|[2-9AJQKT])[CDHS]\b")
+_SUIT_WORDS = {"suit", "max_same_suit", "is_run", "longest_run", "largest_book", "is_book", "deadwood", "deadwood_count"}
 MAX_VECTORS = 2_000_000
 # The work of one odds table, in the expressions' own cost units (Compiled.cost, an upper bound
 # of one evaluation's steps): a condition that costs 100,000 steps, checked on each of thousands
@@ -87,7 +91,11 @@ def _vectors(mults: list[int], k: int) -> Iterator[tuple[list[int], int]]:
 def hand_only(rule: DealWin) -> str:
     """Empty when the rule depends only on the checked player's hand, else why not."""
     m = _NOT_HAND_ONLY.search(rule.when.source)
-    return f"'{rule.id}' looks at '{m.group(0)}', not only at the hand" if m else ""
+    if m is None:
+        return ""
+    if m.group(0) in _SUIT_WORDS:
+        return f"'{rule.id}' reads the suits of the cards ('{m.group(0)}'), which the exact count by ranks does not follow"
+    return f"'{rule.id}' looks at '{m.group(0)}', not only at the hand"
 
 
 def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None = None) -> OddsTable:
@@ -100,9 +108,11 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
     total = comb(len(pack), k)
     # Two cards are interchangeable for a hand-only rule when they share a rank, the values they
     # may count and wildness (identical cards of several decks always do): group them so.
-    by_kind: dict[tuple[str, tuple[int, ...], bool], list[int]] = {}
+    named = {m.group(0).replace("T", "10") for r in rs.deal_wins for m in _CARD.finditer(r.when.source)}
+    by_kind: dict[tuple[str, tuple[int, ...], bool, str], list[int]] = {}
     for card in range(len(pack)):
-        by_kind.setdefault((pack.ranks[card], pack.options[card], pack.wild[card]), []).append(card)
+        own = pack.names[card] if pack.names[card] in named else ""  # a card a rule names: a kind of its own
+        by_kind.setdefault((pack.ranks[card], pack.options[card], pack.wild[card], own), []).append(card)
     groups = list(by_kind.values())
     mults = [len(g) for g in groups]
     values = [pack.values[g[0]] for g in groups]
