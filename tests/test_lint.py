@@ -33,7 +33,8 @@ EXPECTED = {
     "extends-noop": ("extends-noop", "note"),
     "condition-never": ("condition-never", "error"),
     "condition-always": ("condition-always", "warning"),
-    "amount-not-positive": ("amount-not-positive", "warning"),
+    "amount-not-positive": ("amount-not-positive", "error"),
+    "amount-below-zero": ("amount-not-positive", "warning"),
     "pack-missing": ("pack-missing", "warning"),
     "set-always-empty": ("set-always-empty", "warning"),
     "winner-unpaid": ("winner-unpaid", "warning"),
@@ -205,7 +206,11 @@ def test_conditions_and_amounts_are_decided_in_the_authors_words() -> None:
     code, out = run(str(LINT / "condition-always.yaml"))
     assert "warning[condition-always]: 'turn >= 0' always holds: turn is between 0 and 2,000" in out
     code, out = run(str(LINT / "amount-not-positive.yaml"))
-    assert "the amount 'count - dropper.count' can be below 0" in out
+    assert "error[amount-not-positive]: the amount 'count - dropper.count' is never more than 0: in 'drop_caught' the " \
+           "bare names read the dropper (the ending's actor), so 'count - dropper.count' is the dropper's value less " \
+           "itself: always 0" in out
+    code, out = run(str(LINT / "amount-below-zero.yaml"))
+    assert "warning[amount-not-positive]: the amount 'payer.count - 20' can be below 0: count is between 0 and 60" in out
     # A restated payout that changes one field is not a no-op: no note for its other fields.
     assert "extends-noop" not in out
 
@@ -292,7 +297,7 @@ def test_an_always_void_ending_is_not_said_to_leave_its_winners_unpaid(write) ->
 
 
 def test_the_hint_for_an_amount_below_zero_is_valid_syntax(write) -> None:
-    code, out = run(str(LINT / "amount-not-positive.yaml"))
+    code, out = run(str(LINT / "amount-below-zero.yaml"))
     hint = next(line for line in out.splitlines() if "hint: a difference of counts" in line)
     assert "max([0, ...])" in hint and "max(0," not in hint
 

@@ -547,7 +547,7 @@ class _Linter:
             if re.fullmatch(r"\s*(true|false)\s*", source) or not re.search(r"[a-z_]", source.replace("true", "")
                                                                                .replace("false", "")):
                 continue  # written as a constant on purpose
-            got = decide(source, ranges)
+            got = decide(source, ranges, _subject(path))
             if not isinstance(got, Bool) or (got.can_true and got.can_false):
                 continue
             because = why(ranges, source)
@@ -566,7 +566,7 @@ class _Linter:
         """Winners, payers and payees that are always nobody."""
         ranges = self.name_ranges
         for path, source in _expression_fields(self.data, {"winners", "from", "to", "players"}):
-            got = decide(source, ranges)
+            got = decide(source, ranges, _subject(path))
             if isinstance(got, Items) and got.hi == 0:
                 what = {"winners": "the ending has no winner", "from": "nobody pays", "to": "nobody is paid",
                         "players": "nobody scores"}[str(path[-1])]
@@ -580,10 +580,13 @@ class _Linter:
         for path, source in _expression_fields(self.data, {"amount", "pays", "ante", "most_lost", "most_won"}):
             if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source):
                 continue  # payout-negative says it
-            got = decide(source, ranges)
+            got = decide(source, ranges, _subject(path))
             if not isinstance(got, Num):
                 continue
             because = why(ranges, source)
+            if got.lo == got.hi == 0 and "dropper." in source and "dropper" in _subject(path):
+                because = (f"in '{path[1]}' the bare names read the dropper (the ending's actor), so "
+                           f"'{source}' is the dropper's value less itself: always 0")
             if got.hi <= 0:
                 cap = path[0] == "limits"
                 self.add("amount-not-positive", "error", f"the {'cap' if cap else 'amount'} '{source}' is never more "
@@ -596,6 +599,13 @@ class _Linter:
                          f"{': ' + because if because else ''}", path,
                          hint="a difference of counts can go either way: write abs(...), or max([0, ...])")
 
+
+
+def _subject(path: Path) -> frozenset[str]:
+    """The roles that name the player whose attributes the bare names of ``path`` read: the
+    actor, and in a drop ending the dropper too (the engine ends it with actor=dropper)."""
+    drop = len(path) > 1 and path[0] == "endings" and str(path[1]).startswith("drop")
+    return frozenset({"actor", "self", "dropper"} if drop else {"actor", "self"})
 
 
 def _same_players(a: str, b: str, ending: str) -> bool:

@@ -52,15 +52,33 @@ TOP = None  # nothing known
 Abs = Num | Bool | Items | None
 
 
-def decide(source: str, ranges: Mapping[str, Abs]) -> Abs:
-    """The abstract value of ``source`` given the ranges of its names (None: undecided)."""
+def decide(source: str, ranges: Mapping[str, Abs], subject: frozenset[str] = frozenset({"actor", "self"})) -> Abs:
+    """The abstract value of ``source`` given the ranges of its names (None: undecided).
+    ``subject``: the roles that name the player a bare name reads (in a drop ending the
+    dropper is the actor): ``count - dropper.count`` there is 0, not a range."""
     try:
-        return _eval(parse(source), ranges)
+        tree = parse(source)
     except ExprError:  # not an expression (a file that loaded never has one here): undecided
         return TOP
+    return _eval(tree, ranges, subject)
 
 
-def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs]) -> Abs:
+def _key(t: Tree[Token] | Token, subject: frozenset[str]) -> Any:
+    """What a part of an expression stands for, so that two parts that read the same value are
+    known to be equal: the subject's roles are one player; a 'where' (its names read each item)
+    is never equal to anything."""
+    if isinstance(t, Token):
+        return str(t)
+    kind = str(t.data)
+    if kind == "where":
+        return object()
+    if kind == "attr" and isinstance(t.children[0], Tree) and str(t.children[0].data) == "name" \
+            and str(t.children[0].children[0]) in subject:
+        return ("name", str(t.children[1]))  # dropper.count is the bare count
+    return (kind, *(_key(c, subject) for c in t.children))
+
+
+def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs], subject: frozenset[str]) -> Abs:
     if isinstance(t, Token):
         return TOP
     kind = str(t.data)
@@ -75,28 +93,29 @@ def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs]) -> Abs:
     if kind == "name":
         return env.get(str(kids[0]), TOP)
     if kind == "attr":  # dropper.count, others.count: the attribute's range (a set keeps its size)
-        base = _eval(kids[0], env)
+        base = _eval(kids[0], env, subject)
         got = env.get(str(kids[1]), TOP)
         return Items(base.lo, base.hi) if isinstance(base, Items) else got
     if kind == "list":
-        parts = [_eval(k, env) for k in kids]
+        parts = [_eval(k, env, subject) for k in kids]
         if all(isinstance(p, Num) and p.lo == p.hi for p in parts):
             return Items(len(parts), len(parts), tuple(int(p.lo) for p in parts if isinstance(p, Num)))
         return Items(len(parts), len(parts))
     if kind == "range":
-        a, b = _eval(kids[0], env), _eval(kids[1], env)
+        a, b = _eval(kids[0], env, subject), _eval(kids[1], env, subject)
         if isinstance(a, Num) and isinstance(b, Num):
             return Items(max(0, b.lo - a.hi + 1), max(0, b.hi - a.lo + 1))
         return Items(0, INF)
     if kind == "where":
-        base = _eval(kids[0], env)
-        keep = _eval(kids[1], env)  # the item's attributes range as the names do
+        base = _eval(kids[0], env, subject)
+        # The item's attributes range as the names do; its bare names read the item, not the subject.
+        keep = _eval(kids[1], env, frozenset())
         if isinstance(keep, Bool) and not keep.can_true:
             return Items(0, 0)  # no item can pass the filter
         return Items(0, base.hi) if isinstance(base, Items) else Items(0, INF)
     if kind == "call":
         name = str(kids[0])
-        arg = _eval(kids[1], env) if len(kids) > 1 else TOP
+        arg = _eval(kids[1], env, subject) if len(kids) > 1 else TOP
         if name == "count" and isinstance(arg, Items):
             return Num(arg.lo, arg.hi)
         if name == "abs" and isinstance(arg, Num):
@@ -104,15 +123,17 @@ def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs]) -> Abs:
             return Num(lo, max(abs(arg.lo), abs(arg.hi)))
         return TOP
     if kind == "neg":
-        a = _eval(kids[0], env)
+        a = _eval(kids[0], env, subject)
         return Num(-a.hi, -a.lo) if isinstance(a, Num) else TOP
     if kind in ("add", "sub", "mul", "mod", "div", "pow"):
-        a, b = _eval(kids[0], env), _eval(kids[1], env)
+        a, b = _eval(kids[0], env, subject), _eval(kids[1], env, subject)
         if not (isinstance(a, Num) and isinstance(b, Num)):
             return TOP
         if kind == "add":
             return Num(a.lo + b.lo, a.hi + b.hi)
         if kind == "sub":
+            if _key(kids[0], subject) == _key(kids[1], subject):
+                return Num(0, 0)  # a value less itself
             return Num(a.lo - b.hi, a.hi - b.lo)
         if kind == "mul":
             products = [_mul(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
@@ -123,23 +144,25 @@ def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs]) -> Abs:
             return Num(0, a.hi)
         return TOP
     if kind == "not_":
-        a = _eval(kids[0], env)
+        a = _eval(kids[0], env, subject)
         return Bool(a.can_false, a.can_true) if isinstance(a, Bool) else TOP
     if kind in ("and_", "or_"):
-        a, b = _eval(kids[0], env), _eval(kids[1], env)
+        a, b = _eval(kids[0], env, subject), _eval(kids[1], env, subject)
         a = a if isinstance(a, Bool) else Bool(True, True)
         b = b if isinstance(b, Bool) else Bool(True, True)
         if kind == "and_":
             return Bool(a.can_true and b.can_true, a.can_false or b.can_false)
         return Bool(a.can_true or b.can_true, a.can_false and b.can_false)
     if kind == "compare":
-        a, op, b = _eval(kids[0], env), str(kids[1]), _eval(kids[2], env)
+        a, op, b = _eval(kids[0], env, subject), str(kids[1]), _eval(kids[2], env, subject)
         if isinstance(a, Num) and isinstance(b, Num):
+            if _key(kids[0], subject) == _key(kids[2], subject):  # a value against itself
+                return Bool(op in ("==", "<=", ">="), op in ("!=", "<", ">"))
             return _compare(a, op, b)
         return TOP
     if kind in ("in_", "not_in"):
-        a, b = _eval(kids[0], env), _eval(kids[1], env)
-        got = _member(a, b, kids[1], env)
+        a, b = _eval(kids[0], env, subject), _eval(kids[1], env, subject)
+        got = _member(a, b, kids[1], env, subject)
         if got is None:
             return TOP
         return got if kind == "in_" else Bool(got.can_false, got.can_true)
@@ -166,7 +189,7 @@ def _compare(a: Num, op: str, b: Num) -> Bool:
     return Bool(not single, overlap)  # !=
 
 
-def _member(a: Abs, b: Abs, right: Any, env: Mapping[str, Abs]) -> Bool | None:
+def _member(a: Abs, b: Abs, right: Any, env: Mapping[str, Abs], subject: frozenset[str]) -> Bool | None:
     if not isinstance(a, Num):
         return None
     if isinstance(b, Items) and b.numbers is not None:
@@ -174,7 +197,7 @@ def _member(a: Abs, b: Abs, right: Any, env: Mapping[str, Abs]) -> Bool | None:
         width = a.hi - a.lo + 1
         return Bool(bool(inside), width > len(set(inside)))
     if isinstance(right, Tree) and str(right.data) == "range":
-        lo, hi = _eval(right.children[0], env), _eval(right.children[1], env)
+        lo, hi = _eval(right.children[0], env, subject), _eval(right.children[1], env, subject)
         if isinstance(lo, Num) and isinstance(hi, Num):
             both = _compare(a, ">=", lo), _compare(a, "<=", hi)
             return Bool(both[0].can_true and both[1].can_true, both[0].can_false or both[1].can_false)
