@@ -466,6 +466,14 @@ def lint_cmd(rulesets: tuple[str, ...], fmt: str, strict: bool, sim: int, seed: 
 
     from tonkdsl.tools.lint.checks import LintReport
 
+    if witness is not None:  # the folder is made before any work, or the command stops plainly
+        try:
+            witness.mkdir(parents=True, exist_ok=True)
+            if not os.access(witness, os.W_OK):
+                raise PermissionError(13, "permission denied")
+        except OSError as exc:
+            echo(f"error: --witness: cannot write into {witness}: {exc.strerror or exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
     reports = []
     invalid = False
     for ref in rulesets:

@@ -763,7 +763,7 @@ def _witnesses(linter: _Linter, ref: str, folder: FsPath, hands: int, seed: int)
 
     rs = linter.rs
     result = search(rs, hands, seed)
-    write(result, rs, ref, folder)
+    write(result, ref, folder)
     before = len(linter.out)
     linter.add("witness", "note", f"witnesses: {len(result.found)} of {len(result.targets)} rules made to happen in "
                f"{result.budget()}; written to {folder} ('tonk check {folder}/*.yaml' replays them)", ("name",))

@@ -23,6 +23,7 @@ import yaml
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, deal
+from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.diagnostics import LoadError, Path
 from tonkdsl.language.rng import Rng, derive_seed
@@ -42,13 +43,13 @@ class Target:
     path: Path  # where the ruleset says it
 
 
-@dataclass
+@dataclass(frozen=True)
 class Witness:
     target: Target
     seed: int
     dealer: int
     actions: list[str]
-    file: FsPath | None = None
+    outcome: Outcome  # how the hand ended: what its scenario's replay must end with
 
 
 @dataclass
@@ -148,7 +149,7 @@ def search(rs: Ruleset, hands: int, seed: int = 0, players: int | None = None) -
                 *(f"event:{c}:{j}" for c, j in state.events_fired)}
         for key in keys:
             if key in wanted and key not in result.found:
-                result.found[key] = Witness(wanted[key], hand_seed, dealer, actions)
+                result.found[key] = Witness(wanted[key], hand_seed, dealer, actions, out)
         if len(result.found) == len(wanted):
             break
     result.seconds = time.perf_counter() - start
@@ -160,7 +161,7 @@ def _file_name(target: Target) -> str:
     return f"{safe[:80]}.yaml"
 
 
-def write(result: Search, rs: Ruleset, ruleset_ref: str, folder: FsPath) -> None:
+def write(result: Search, ruleset_ref: str, folder: FsPath) -> None:
     """Write each witness to ``folder`` as a scenario and replay it; a witness whose replay does
     not end as found is dropped (it is then reported as not witnessed)."""
     from tonkdsl.tools.scenario import load_scenario, replay
@@ -170,12 +171,7 @@ def write(result: Search, rs: Ruleset, ruleset_ref: str, folder: FsPath) -> None
     is_path = ruleset_ref.endswith((".yaml", ".yml")) or os.sep in ruleset_ref or "/" in ruleset_ref
     ref = os.path.relpath(FsPath(ruleset_ref).resolve(), folder.resolve()) if is_path else ruleset_ref
     for key, w in list(result.found.items()):
-        state = deal(rs, result.players, seed=w.seed, dealer=w.dealer)
-        for line in w.actions:
-            who, _, text = line.partition(" ")
-            state.apply(A.parse_action(text), player=names.index(who))
-        out = state.outcome()
-        assert out is not None
+        out = w.outcome
         expect: dict[str, object] = {"end": out.end, "winners": [names[s] for s in out.winners],
                                      "payouts": {n: out.payouts[s] for s, n in enumerate(names)}}
         if out.scores:
@@ -193,9 +189,7 @@ def write(result: Search, rs: Ruleset, ruleset_ref: str, folder: FsPath) -> None
             ok = got.error is None and got.state.outcome() == out
         except (LoadError, IllegalAction, RulesetError):
             ok = False
-        if ok:
-            w.file = path
-        else:  # the hand did not replay to the same end: not a witness
+        if not ok:  # the hand did not replay to the same end: not a witness
             path.unlink()
             del result.found[key]
 
