@@ -1,6 +1,8 @@
 """tonk lint: each check fires on its test ruleset, with a location; shipped rulesets lint clean
 but for the documented, intended warnings; text, JSON and SARIF output; exit codes."""
+import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,60 +17,29 @@ from tonkdsl.tools.lint.odds import compute
 from conftest import TESTS
 
 LINT = TESTS / "lint"
-# file -> (code, severity) it must produce
-EXPECTED = {
-    "pack-cannot-deal": ("pack-cannot-deal", "error"),
-    "deal-win-impossible": ("deal-win-impossible", "error"),
-    "deal-win-always": ("deal-win-always", "error"),
-    "deal-win-frequent": ("deal-win-frequent", "warning"),
-    "deal-win-extra-cards": ("deal-win-frequent", "warning"),
-    "deal-win-overlap": ("deal-win-overlap", "warning"),
-    "values-threshold": ("values-threshold", "warning"),
-    "ending-undefined": ("ending-undefined", "error"),
-    "ending-impossible": ("ending-impossible", "warning"),
-    "rule-for-disabled": ("rule-for-disabled", "warning"),
-    "wild-without-wilds": ("rule-for-disabled", "warning"),
-    "payout-negative": ("payout-negative", "error"),
-    "winner-pays": ("winner-pays", "error"),
-    "extends-noop": ("extends-noop", "note"),
-    "condition-never": ("condition-never", "error"),
-    "condition-always": ("condition-always", "warning"),
-    "amount-not-positive": ("amount-not-positive", "error"),
-    "amount-below-zero": ("amount-not-positive", "warning"),
-    "pack-missing": ("pack-missing", "warning"),
-    "set-always-empty": ("set-always-empty", "warning"),
-    "winner-unpaid": ("winner-unpaid", "warning"),
-    "winner-pays-by-meaning": ("winner-pays", "error"),
-    "waiting-forever": ("condition-never", "error"),
-    "going-out-disabled": ("rule-for-disabled", "warning"),
-    "books-cannot-grow": ("rule-for-disabled", "warning"),
-    "meld-impossible": ("meld-impossible", "warning"),
-    "run-order-both-ends": ("run-order-both-ends", "warning"),
-    "last-round-too-long": ("last-round-too-long", "warning"),
-    "first-turn-short": ("first-turn-short", "note"),
-    "match-never-ends": ("match-never-ends", "error"),
-    "match-may-not-end": ("match-may-not-end", "warning"),
-    "accept-unknown": ("accept-unknown", "warning"),
-    "count-range-hand": ("condition-always", "warning"),
-    "pot-never-won": ("pot-never-won", "error"),
-    "bonus-never-paid": ("bonus-never-paid", "warning"),
-}
+# The corpus: each file of tests/lint/ holds one realistic mistake, and the line that causes it
+# says what lint must report there ('# expect: CODE SEVERITY'); benchmarks/lint_corpus.py scores
+# it (catch rate, false positives, time per file).
+_spec = importlib.util.spec_from_file_location("lint_corpus", TESTS.parent / "benchmarks" / "lint_corpus.py")
+assert _spec is not None and _spec.loader is not None
+corpus = importlib.util.module_from_spec(_spec)
+sys.modules["lint_corpus"] = corpus  # its dataclasses look their module up
+_spec.loader.exec_module(corpus)
+MISTAKES, CLEAN = corpus.corpus(LINT)
 # Intended warnings of shipped rulesets (docs/lint.md says why).
 INTENDED: dict[str, set[str]] = {}  # none: seattle and vietnam accept theirs (lint.accept)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_each_check_fires_with_a_location(name: str) -> None:
-    code, severity = EXPECTED[name]
-    report = lint(LINT / f"{name}.yaml")
-    found = [d for d in report.diagnostics if d.code == code]
-    assert found, [d.code for d in report.diagnostics]
-    assert all(d.severity == severity and d.line > 0 and d.column > 0 and d.file for d in found)
+@pytest.mark.parametrize("path", MISTAKES, ids=lambda p: p.stem)
+def test_each_mistake_is_caught_at_its_line(path: Path) -> None:
+    result = corpus.check(path)
+    assert result.expected, f"{path.name} says nothing it expects ('# expect: CODE SEVERITY' on the line)"
+    assert result.caught == result.expected, [d.render() for d in lint(path).diagnostics]
 
 
 def test_every_code_has_a_test_file() -> None:
-    covered = {c for c, _ in EXPECTED.values()} | {"deal-win-odds", "never-fired", "winner-loses", "witness"}
-    assert covered == set(CODES)
+    covered = {e.code for p in MISTAKES for e in corpus.expectations(p)}
+    assert covered | {"deal-win-odds", "never-fired", "winner-loses", "witness"} == set(CODES)
 
 
 @pytest.mark.parametrize("name", shipped_ruleset_names())
@@ -99,7 +70,7 @@ def test_pack_message_has_the_numbers() -> None:
 
 
 def test_simulate_notes_rules_that_never_took_effect() -> None:
-    report = lint(LINT / "never-fired.yaml", simulate=20, seed=1)
+    report = lint(LINT / "rare" / "never-fired.yaml", simulate=20, seed=1)
     found = [d for d in report.diagnostics if d.code == "never-fired" and "'clubs-royal'" in d.message]
     assert [d.severity for d in found] == ["note"]  # evidence, never a warning by itself
     assert "the automatic win 'clubs-royal' never took effect in 40 simulated hands nor in a witness search of 20: " \
@@ -116,7 +87,7 @@ def test_simulate_says_nothing_false_of_shipped_rulesets(name: str) -> None:
 
 def test_witness_hands_are_written_and_replay_to_their_rule(tmp_path: Path) -> None:
     out = tmp_path / "w"
-    code, text = run(str(LINT / "never-fired.yaml"), "--witness", str(out), "--allow-path", str(LINT))
+    code, text = run(str(LINT / "rare" / "never-fired.yaml"), "--witness", str(out), "--allow-path", str(LINT))
     assert code == 0, text
     assert "note[witness]: witnesses: 13 of 13 rules made to happen in 370 of at most 2,000 seeded hands" in text
     files = sorted(out.glob("*.yaml"))
@@ -128,7 +99,7 @@ def test_witness_hands_are_written_and_replay_to_their_rule(tmp_path: Path) -> N
 
 
 def test_what_the_witness_search_does_not_reach_is_a_note(tmp_path: Path) -> None:
-    code, text = run(str(LINT / "never-fired.yaml"), "--witness", str(tmp_path / "w"), "--simulate", "3", "--strict")
+    code, text = run(str(LINT / "rare" / "never-fired.yaml"), "--witness", str(tmp_path / "w"), "--simulate", "3", "--strict")
     assert code == 0, text  # notes never fail --strict
     assert "witnesses: 7 of 13 rules made to happen in 3 of at most 3 seeded hands" in text
     assert "note[witness]: no witness: no hand of the search (3 hands) made the automatic win 'clubs-royal' happen; " \
@@ -322,7 +293,7 @@ def test_an_accepted_warning_is_a_note_that_says_why() -> None:
     assert "lint.accept names 'deal-win-frequnt', which is not a lint code (did you mean 'deal-win-frequent'?)" in out
 
 
-@pytest.mark.parametrize("path", sorted((LINT / "clean").glob("*.yaml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CLEAN, ids=lambda p: p.stem)
 def test_correct_but_unusual_files_lint_clean(path: Path) -> None:
     # No false positive: each of these files is right (its comment says what is unusual).
     report = lint(path, simulate=300)

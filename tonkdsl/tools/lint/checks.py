@@ -54,6 +54,7 @@ from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
+from tonkdsl.tools.lint.relations import Asker, Verdict
 
 FREQUENT = 0.05
 CODES = {
@@ -141,11 +142,35 @@ class _Linter:
         self.out.append(Diagnostic(d.code, d.message, d.file, d.line, d.column, d.path, severity,
                                    d.source_line, d.hint, related))
 
+    def removal(self, dotted: str) -> Path | None:
+        """The linted file's own 'remove' entry that deletes ``dotted`` (or what holds it)."""
+        data = self.root.data
+        entries = data.get("remove") if isinstance(data, dict) else None
+        for j, entry in enumerate(entries if isinstance(entries, list) else []):
+            if isinstance(entry, str) and (dotted == entry or dotted.startswith(entry + ".")):
+                return ("remove", j)
+        return None
+
+    def add_removed(self, code: str, severity: str, message: str, removal: Path, *also: Path, hint: str = "") -> None:
+        """A finding caused by the linted file's own 'remove' entry: placed at that entry."""
+        d = self.root.diagnostic(code, message, removal, hint=hint)
+        related = tuple(dict.fromkeys(self.where(p) for p in also))
+        self.out.append(Diagnostic(d.code, d.message, d.file, d.line, d.column, d.path, severity,
+                                   d.source_line, d.hint, related))
+
+    def data_at(self, path: Path) -> Any:
+        node: Any = self.data
+        for p in path:
+            node = node[p]
+        return node
+
     def has(self, *path: Any) -> bool:
         node: Any = self.data
         for p in path:
             if isinstance(node, dict) and p in node:
                 node = node[p]
+            elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+                node = node[p]  # an entry of a list (deal_wins.rules[1])
             else:
                 return False
         return True
@@ -367,18 +392,29 @@ class _Linter:
         rs = self.rs
         e = rs.endings
         if "stock" in rs.draw_from and rs.stock_exhausted is not None and "stock_exhausted" not in e:
-            self.add("ending-undefined", "error",
-                     "the stock can run out, but the ruleset says nothing about an exhausted stock "
-                     "(the hand would be dead)", ("stock", "exhausted") if self.has("stock") else ("endings",),
-                     hint="add endings.stock_exhausted (who wins, who pays), or void_if: true for a dead hand")
+            removal = self.removal("endings.stock_exhausted")
+            message = ("the stock can run out, but the ruleset says nothing about an exhausted stock "
+                       "(the hand would be dead)")
+            hint = "add endings.stock_exhausted (who wins, who pays), or void_if: true for a dead hand"
+            if removal is not None:
+                self.add_removed("ending-undefined", "error", message + ": this line removes the rule",
+                                 removal, ("stock", "exhausted"), hint=hint)
+            else:
+                self.add("ending-undefined", "error", message,
+                         ("stock", "exhausted") if self.has("stock") else ("endings",), hint=hint)
         if "stock" in rs.draw_from and rs.stock_exhausted is None:
             self.add("ending-undefined", "error", "the ruleset does not say when the stock is exhausted",
                      ("endings",), hint="add stock: {exhausted: draw_from_empty}")
         drop_possible = rs.drop_allowed.source.strip() != "false"
         for kind in ("drop_won", "drop_caught"):
             if drop_possible and kind not in e:
-                self.add("ending-undefined", "error", f"a player may drop, but there is no rule for '{kind}'",
-                         ("turn", "drop", "allowed"))
+                removal = self.removal(f"endings.{kind}")
+                message = f"a player may drop, but there is no rule for '{kind}'"
+                if removal is not None:
+                    self.add_removed("ending-undefined", "error", message + ": this line removes it", removal,
+                                     ("turn", "drop", "allowed"))
+                else:
+                    self.add("ending-undefined", "error", message, ("turn", "drop", "allowed"))
         min_meld = min(rs.book_min, rs.run_min)
         hits = rs.hit_books or rs.hit_runs
         if rs.hand_size + 1 < min_meld and not hits:
@@ -397,6 +433,15 @@ class _Linter:
                 if _same_players(t.payers.source, ending.winners.source, kind):
                     self.add("winner-pays", "error", f"in '{kind}', the payout '{t.id}' is paid by the winners "
                              f"({ending.winners.source})", path + ("from",), ("endings", kind, "winners"))
+                elif self.has(*path):
+                    verdict = self.asker.winner_keeps_out(path, ending.winners.source, self.data_at(path))
+                    if verdict is not None and not verdict[0].possible and verdict[1].possible:
+                        because = _reason(verdict[0], path)
+                        self.add("winner-pays", "error", f"in '{kind}', every winner ({ending.winners.source}) pays "
+                                 f"'{t.id}' ({t.payers.source}){': ' + because if because else ''}",
+                                 path + ("from",), ("endings", kind, "winners"),
+                                 hint="leave the winners out of 'from' (others where ..., players where ... and "
+                                      "not deal_win)")
 
     def disabled(self) -> None:
         rs = self.rs
@@ -527,7 +572,7 @@ class _Linter:
         out: dict[str, Abs] = {name: count for name in ("count", "dealt_count", "deadwood_count", "low_count",
                                                           "high_count", "min_count")}
         out.update(turn=Num(0, MAX_TURNS), round=Num(1, INF), stake=Num(1, INF), stock=Num(0, largest),
-                   discards=Num(0, largest), spreads_on_table=Num(0, INF),
+                   discards=Num(0, largest), spreads_on_table=Num(0, INF), pot=Num(0, INF),
                    num_players=Num(rs.players_min, rs.players_max),
                    players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
                    winners=Items(0, rs.players_max), lowest=Items(1, rs.players_max))
@@ -540,6 +585,34 @@ class _Linter:
             out[c.name] = Num(lo, hi)
         return out
 
+    @functools.cached_property
+    def asker(self) -> Asker:
+        return Asker(self.rs, self.name_ranges)
+
+    def _amount_by_relations(self, path: Path, source: str) -> tuple[Num | None, str] | None:
+        """An amount of a payout or bonus decided by the solver, for a payer of its 'from' and a
+        payee of its 'to' when its 'when' holds: (a range standing for the verdict, the reason or
+        example), or None when the solver cannot tell (intervals then decide alone)."""
+        node: Any = self.data
+        for p in path[:-1]:
+            node = node[p]
+        if path[-1] != "amount" or not isinstance(node, dict) or "from" not in node:
+            return None
+        applies = self.asker.amount(path, node, "1", ">")
+        if applies is None or not applies.possible:
+            return None  # the payout never applies: set-always-empty or condition-never says why
+        above = self.asker.amount(path, node, source, ">")
+        below = self.asker.amount(path, node, source, "<")
+        if above is None or below is None:
+            return None
+        if not above.possible:
+            who = f"for a payer of '{node['from']}' and a payee of '{node['to']}'"
+            return Num(-1, 0), f"{who}; {_reason(above, path)}" if above.reason or "dropper" in _subject(path) \
+                else who
+        if below.possible:
+            return Num(-1, 1), f"for example {below.example}" if below.example else ""
+        return Num(0, 1), ""
+
     def conditions(self) -> None:
         """Conditions that can never hold, or always do, wherever they are written."""
         ranges = self.name_ranges
@@ -548,9 +621,14 @@ class _Linter:
                                                                                .replace("false", "")):
                 continue  # written as a constant on purpose
             got = decide(source, ranges, _subject(path))
-            if not isinstance(got, Bool) or (got.can_true and got.can_false):
-                continue
             because = why(ranges, source)
+            if not isinstance(got, Bool) or (got.can_true and got.can_false):
+                # Intervals cannot tell: ask the solver, which follows relations between names.
+                verdict = self.asker.condition(path, source)
+                if verdict is None or (verdict[0].possible and verdict[1].possible):
+                    continue
+                got = Bool(verdict[0].possible, verdict[1].possible)
+                because = _reason(verdict[1] if got.can_true else verdict[0], path)
             field_name = str(path[-1])
             if got.can_true:
                 self.add("condition-always", "warning", f"'{source}' always holds{': ' + because if because else ''}; "
@@ -567,12 +645,16 @@ class _Linter:
         ranges = self.name_ranges
         for path, source in _expression_fields(self.data, {"winners", "from", "to", "players"}):
             got = decide(source, ranges, _subject(path))
-            if isinstance(got, Items) and got.hi == 0:
-                what = {"winners": "the ending has no winner", "from": "nobody pays", "to": "nobody is paid",
-                        "players": "nobody scores"}[str(path[-1])]
-                self.add("set-always-empty", "warning", f"'{source}' is always empty: {what}"
-                         f"{' (' + why(ranges, source) + ')' if why(ranges, source) else ''}", path,
-                         hint="check the condition after 'where'")
+            because = why(ranges, source)
+            if not (isinstance(got, Items) and got.hi == 0):
+                verdict = None if source.strip() == "pot" else self.asker.nonempty(path, source)
+                if verdict is None or verdict.possible:
+                    continue
+                because = _reason(verdict, path)
+            what = {"winners": "the ending has no winner", "from": "nobody pays", "to": "nobody is paid",
+                    "players": "nobody scores"}[str(path[-1])]
+            self.add("set-always-empty", "warning", f"'{source}' is always empty: {what}"
+                     f"{' (' + because + ')' if because else ''}", path, hint="check the condition after 'where'")
 
     def amounts(self) -> None:
         """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""
@@ -581,9 +663,12 @@ class _Linter:
             if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source):
                 continue  # payout-negative says it
             got = decide(source, ranges, _subject(path))
+            because = why(ranges, source)
+            settled = self._amount_by_relations(path, source)
+            if settled is not None:
+                got, because = settled
             if not isinstance(got, Num):
                 continue
-            because = why(ranges, source)
             if got.lo == got.hi == 0 and "dropper." in source and "dropper" in _subject(path):
                 because = (f"in '{path[1]}' the bare names read the dropper (the ending's actor), so "
                            f"'{source}' is the dropper's value less itself: always 0")
@@ -599,6 +684,16 @@ class _Linter:
                          f"{': ' + because if because else ''}", path,
                          hint="a difference of counts can go either way: write abs(...), or max([0, ...])")
 
+
+
+def _reason(verdict: Verdict, path: Path) -> str:
+    """The words of a solver's proof at ``path``: the facts it needed, or, when it needed none,
+    what the names read there."""
+    if verdict.reason:
+        return verdict.reason
+    if "dropper" in _subject(path):
+        return f"in '{path[1]}' the bare names read the dropper (the ending's actor)"
+    return "whatever the values of the names"
 
 
 def _subject(path: Path) -> frozenset[str]:

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from math import comb
 from typing import Iterator
 
+from lark import Token, Tree
+
 from tonkdsl.interpreter.engine import State
-from tonkdsl.language.expr.compiler import EvalError
+from tonkdsl.language.expr.compiler import EvalError, ExprError, parse
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import DealWin, Ruleset
 
@@ -26,6 +28,12 @@ _NOT_HAND_ONLY = re.compile(r"\b(others|players|lowest|min_count|dealer|is_deale
 _CARD = re.compile(r"\b(10|[2-9AJQKT])[CDHS]\b")
 _SUIT_WORDS = {"suit", "max_same_suit", "is_run", "longest_run", "largest_book", "is_book", "deadwood", "deadwood_count"}
 MAX_VECTORS = 2_000_000
+# Names a rule may read and still be decided by the totals alone (a rule that reads nothing
+# else holds or not by the set of counts the hand can make, whatever its ranks).
+_TOTAL_NAMES = {"count", "dealt_count", "high_count", "low_count", "stake", "num_players"}
+# The totals-only count keeps one entry per (cards taken, counts the hand can make): past this
+# many it gives way to the count by ranks.
+MAX_TOTAL_STATES = 400_000
 # The work of one odds table, in the expressions' own cost units (Compiled.cost, an upper bound
 # of one evaluation's steps): a condition that costs 100,000 steps, checked on each of thousands
 # of kinds of hands, would keep lint busy for minutes. Past the budget the odds are not computed
@@ -88,6 +96,80 @@ def _vectors(mults: list[int], k: int) -> Iterator[tuple[list[int], int]]:
     yield from rec(0, k, 1)
 
 
+def _reads_totals_only(source: str) -> bool:
+    """Whether a rule reads nothing of the hand but its count (and the table's stake): then two
+    hands that can make the same counts meet it alike, and the odds follow the counts."""
+    try:
+        tree = parse(source)
+    except ExprError:
+        return False
+    for node in tree.iter_subtrees():
+        kind = str(node.data)
+        if kind in ("attr", "where", "symbol"):
+            return False
+        if kind == "name" and str(node.children[0]) not in _TOTAL_NAMES:
+            return False
+        if kind == "call" and str(node.children[0]) not in ("abs", "min", "max"):
+            return False
+    return True
+
+
+def _shape_count(mults: list[int], k: int) -> int:
+    """How many rank-count vectors _vectors would enumerate (polynomial coefficients)."""
+    ways = [1] + [0] * k
+    for m in mults:
+        nxt = [0] * (k + 1)
+        for used, w in enumerate(ways):
+            if w:
+                for c in range(min(m, k - used) + 1):
+                    nxt[used + c] += w
+        ways = nxt
+    return ways[k]
+
+
+def _by_totals(pack: object, k: int) -> list[tuple[list[int], int]] | None:
+    """One representative hand per set of counts a hand of ``k`` cards can make, with the number
+    of hands that make exactly that set; None past MAX_TOTAL_STATES. This is what makes 12-card
+    hands with values of four choices per rank countable in a second: the count by ranks would
+    enumerate millions of rank vectors that only make a few thousand sets of counts."""
+    options: tuple[tuple[int, ...], ...] = pack.options  # type: ignore[attr-defined]
+    low = min(o for opts in options for o in opts)
+    kinds: dict[tuple[int, ...], list[int]] = {}
+    for card, opts in enumerate(options):
+        kinds.setdefault(tuple(sorted(set(opts))), []).append(card)
+    # A set of counts is a bit mask (bit t: the hand can count t + cards x low).
+    states: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {(0, 1): (1, ())}
+    for opts, cards in kinds.items():
+        one = 0
+        for o in opts:
+            one |= 1 << (o - low)
+        powers = [1]  # the counts c cards of this kind can make
+        for _ in range(min(len(cards), k)):
+            powers.append(_sumset(powers[-1], one))
+        nxt: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        for (used, mask), (weight, rep) in states.items():
+            for c in range(min(len(cards), k - used) + 1):
+                key = (used + c, _sumset(mask, powers[c]) if c else mask)
+                w = weight * comb(len(cards), c)
+                old = nxt.get(key)
+                nxt[key] = (w, rep + tuple(cards[:c])) if old is None else (old[0] + w, old[1])
+        states = nxt
+        if len(states) > MAX_TOTAL_STATES:
+            return None
+    return [(list(rep), w) for (used, _), (w, rep) in states.items() if used == k]
+
+
+def _sumset(a: int, b: int) -> int:
+    """The sums of a value of ``a`` and one of ``b`` (both bit masks of values)."""
+    out, shift = 0, 0
+    while b:
+        if b & 1:
+            out |= a << shift
+        b >>= 1
+        shift += 1
+    return out
+
+
 def hand_only(rule: DealWin) -> str:
     """Empty when the rule depends only on the checked player's hand, else why not."""
     m = _NOT_HAND_ONLY.search(rule.when.source)
@@ -115,8 +197,6 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
         by_kind.setdefault((pack.ranks[card], pack.options[card], pack.wild[card], own), []).append(card)
     groups = list(by_kind.values())
     mults = [len(g) for g in groups]
-    values = [pack.values[g[0]] for g in groups]
-    highs = [pack.options[g[0]][-1] for g in groups]
     state = State(rs, num_players, dealer=num_players - 1, stake=1)
     ctx = EvalContext(state, actor=0)
     rules = list(rs.deal_wins)
@@ -125,7 +205,15 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
     both: dict[tuple[str, str], int] = {}
     max_count, min_count = -10**9, 10**9
     spent = 0
-    for n, (counts, weight) in enumerate(_vectors(mults, k)):
+    shapes: Iterator[tuple[list[int], int]] | list[tuple[list[int], int]] | None = None
+    if all(_reads_totals_only(r.when.source) for r in rules):
+        shapes = _by_totals(pack, k)
+    if shapes is None:
+        if _shape_count(mults, k) > MAX_VECTORS:  # said at once, not after minutes of counting
+            raise TooManyHands(f"more than {MAX_VECTORS:,} kinds of hands to enumerate (MAX_VECTORS)")
+        shapes = ((([c for g, c_n in zip(groups, counts) for c in g[:c_n]]), weight)
+                  for counts, weight in _vectors(mults, k))
+    for n, (hand, weight) in enumerate(shapes):
         spent += sum(r.when.cost for r in rules if not why[r.id])
         if spent > MAX_ODDS_STEPS:
             for r in rules:
@@ -133,12 +221,10 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
                     why[r.id] = (f"checking '{r.id}' on every kind of hand would take more than {MAX_ODDS_STEPS:,} "
                                  "steps (MAX_ODDS_STEPS)")
             break
-        if n > MAX_VECTORS:
-            raise TooManyHands(f"more than {MAX_VECTORS:,} kinds of hands to enumerate (MAX_VECTORS)")
-        hand = [c for g, c_n in zip(groups, counts) for c in g[:c_n]]
-        count = sum(v * c for v, c in zip(values, counts))
-        high = sum(v * c for v, c in zip(highs, counts))
-        max_count, min_count = max(max_count, high), min(min_count, count)
+        count = sum(pack.values[c] for c in hand)
+        high = sum(max(pack.options[c]) for c in hand)
+        low = sum(min(pack.options[c]) for c in hand)
+        max_count, min_count = max(max_count, high), min(min_count, low)
         state.set_hand(0, hand)
         state.stats[0].dealt_count = count
         hit = []

@@ -1,0 +1,144 @@
+"""The questions lint asks the symbolic table (lint/smt.py) about each expression of a ruleset,
+at the moment the engine evaluates it.
+
+Every expression field has a type the schema gives it (a condition, a set of players, an amount)
+and a moment (the ending it belongs to, the drop, the match). The questions follow from the type,
+not from the construct: a condition can be false and can be true; a set can hold a player; an
+amount can be above 0, and below 0, for a payer of 'from' and a payee of 'to' (never the same
+player) when the payout's 'when' holds; the winners of an ending can receive what a payout pays
+rather than pay it. A construct added to the language is covered as soon as its fields carry
+these types: no new check is written for it (docs/lint.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import z3
+
+from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.tools.lint.intervals import Abs
+from tonkdsl.tools.lint.smt import Answer, Moment, Table, Unknown
+
+# The most table sizes asked about: each size is one solver; rulesets allow 2 to 8 players or so.
+MAX_SIZES = 8
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One question over every table size: possible with the first example found, or proven
+    impossible at every size with the reason of the first proof."""
+    possible: bool
+    reason: str = ""
+    example: str = ""
+
+
+def moment(rs: Ruleset, path: tuple[Any, ...]) -> Moment:
+    """The facts that hold where ``path``'s expression is evaluated."""
+    if len(path) > 1 and path[0] == "endings":
+        kind = str(path[1])
+        ending = rs.endings.get(kind)
+        winners = ending.winners.source if ending is not None else None
+        wins_if = rs.drop_wins_if.source
+        if kind == "drop_won":
+            return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_won' the dropper met turn.drop.wins_if "
+                                                           f"('{wins_if}')", True)], winners=winners)
+        if kind == "drop_caught":
+            return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_caught' the dropper failed turn.drop.wins_if "
+                                                           f"('{wins_if}')", False)], winners=winners)
+        if kind in ("tonk_out", "out_on_discard"):
+            return Moment(empty_hand=True, winners=winners)
+        return Moment(winners=winners)
+    return Moment()
+
+
+class Asker:
+    """Builds one table per size and moment, and asks questions over all sizes."""
+
+    def __init__(self, rs: Ruleset, ranges: Mapping[str, Abs]) -> None:
+        self.rs, self.ranges = rs, ranges
+        sizes = list(range(max(2, rs.players_min), rs.players_max + 1))
+        self.sizes = sizes if len(sizes) <= MAX_SIZES else sizes[:MAX_SIZES - 1] + sizes[-1:]
+        self.counters = [c.name for c in rs.counters]
+        self.choices = any(p.has_choices for p in rs.packs.values())
+        self.tables: dict[tuple[Any, int], Table] = {}
+
+    def ask(self, path: tuple[Any, ...], build: Callable[[Table], Any]) -> Verdict | None:
+        """``build`` turns a table into the goal. None: undecided (an unknown name, a timeout)."""
+        key = tuple(path[:2]) if path and path[0] == "endings" else ()
+        proof: Answer | None = None
+        for n in self.sizes:
+            try:
+                table = self.tables.get((key, n))
+                if table is None:  # one table per moment and size: its facts are built once
+                    table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path), self.counters,
+                                                        self.choices)
+                got = table.ask(build(table))
+            except Unknown:
+                return None
+            except z3.Z3Exception:
+                return None
+            if got is None:
+                return None
+            if got.possible:
+                return Verdict(True, example=got.example)
+            proof = proof or got
+        return Verdict(False, reason=proof.reason if proof else "")
+
+    # --- the questions by type --------------------------------------------------------------
+    def condition(self, path: tuple[Any, ...], source: str) -> tuple[Verdict, Verdict] | None:
+        """(can it hold, can it fail)."""
+        holds = self.ask(path, lambda t: t.formula(source, z3.IntVal(0)))
+        fails = self.ask(path, lambda t: z3.Not(t.formula(source, z3.IntVal(0))))
+        return None if holds is None or fails is None else (holds, fails)
+
+    def nonempty(self, path: tuple[Any, ...], source: str) -> Verdict | None:
+        return self.ask(path, lambda t: z3.Or(t.members(_tree(source), z3.IntVal(0))))
+
+    def amount(self, path: tuple[Any, ...], transfer: Mapping[str, Any], source: str, op: str) -> Verdict | None:
+        """Can the amount be ``op`` 0 ('>' or '<') for a payer of 'from' paying a payee of 'to'?"""
+        def goal(t: Table) -> Any:
+            value = t.formula(source, z3.IntVal(0))
+            parts = [value > 0 if op == ">" else value < 0, t.seats["payer"] != t.seats["payee"]]
+            for key, role in (("from", "payer"), ("to", "payee")):
+                who = str(transfer.get(key, ""))
+                if who.strip() != "pot":
+                    members = t.members(_tree(who), z3.IntVal(0))
+                    parts.append(z3.Or([z3.And(t.seats[role] == s, m) for s, m in enumerate(members)]))
+            if isinstance(transfer.get("when"), str):
+                parts.append(t.formula(transfer["when"], z3.IntVal(0)))
+            return z3.And(parts)
+        return self.ask(path, goal)
+
+    def winner_keeps_out(self, path: tuple[Any, ...], winners: str, transfer: Mapping[str, Any]) -> \
+            tuple[Verdict, Verdict] | None:
+        """(can a winner stay out of the payers, can a winner pay someone): when the first is
+        impossible and the second possible, every winner pays whenever the payout applies."""
+        payers, payees = str(transfer.get("from", "")), str(transfer.get("to", ""))
+        if "pot" in (payers.strip(), payees.strip()):
+            return None
+        when = transfer.get("when") if isinstance(transfer.get("when"), str) else None
+
+        def goal(pays: bool) -> Callable[[Table], Any]:
+            def build(t: Table) -> Any:
+                win, pay, get = (t.members(_tree(x), z3.IntVal(0)) for x in (winners, payers, payees))
+                w = t.seat_var("winner")
+                parts = [z3.Or([z3.And(w == s, m) for s, m in enumerate(win)])]
+                if pays:
+                    parts.append(z3.Or([z3.And(w == s, m) for s, m in enumerate(pay)]))
+                    parts.append(z3.Or([z3.And(w != s, m) for s, m in enumerate(get)]))
+                else:
+                    parts.append(z3.Not(z3.Or([z3.And(w == s, m) for s, m in enumerate(pay)])))
+                if when is not None:
+                    parts.append(t.formula(when, z3.IntVal(0)))
+                return z3.And(parts)
+            return build
+        out = self.ask(path, goal(False))
+        pays = self.ask(path, goal(True))
+        return None if out is None or pays is None else (out, pays)
+
+
+def _tree(source: str) -> Any:
+    from tonkdsl.language.expr.compiler import parse
+
+    return parse(source)

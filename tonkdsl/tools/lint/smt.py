@@ -1,0 +1,338 @@
+"""Deciding what intervals cannot: relations between names, with an SMT solver (z3).
+
+A symbolic table of ``n`` seats stands for every state of a hand at one moment of the ruleset:
+each player's count, dealt count, total... is an integer unknown within the range lint/intervals.py
+gives its name; ``min_count`` is the least count; the seats playing a role (the actor is seat 0,
+the payer and payee are unknowns) and the sets of players (others, lowest, a 'where') are
+formulas over those unknowns. The moment adds its facts: in 'drop_won' the dropper met
+turn.drop.wins_if, in 'drop_caught' they did not, whoever goes out holds no card. A question is
+then "is there a table where this holds?": unsatisfiable is a proof that it never does, and the
+facts the proof needed (the solver's unsat core) are its reason, in words. Satisfiable comes
+with the solver's example, which lint shows as values ("the payer counts 3").
+
+The model is sound, not complete: every real state is one of its tables, but some of its tables
+are no real state (it does not know which counts a pack can deal). So "never" is proven; "can"
+is only an example of values, which lint words as such. A name or construct the model does not
+know (cards in hand, suits, a count the holder chooses) makes the question undecided: lint then
+says nothing, never a guess.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import z3
+from lark import Token, Tree
+
+from tonkdsl.language.expr.compiler import ExprError, parse
+from tonkdsl.language.names import GLOBALS, PLAYER_ATTRS
+from tonkdsl.tools.lint.intervals import INF, Abs, Num
+
+# Per-player names whose value the model follows (any other per-player name is unknown: a
+# question that reads it is undecided). A counter is a per-player number too (added by name).
+_PLAYER_NUMBERS = {"count", "low_count", "high_count", "dealt_count", "deadwood_count", "cards", "turns", "hits",
+                   "spreads", "spreads_this_turn", "total", "payout"}
+_PLAYER_BOOLS = {"deal_win", "out_by_spread"}
+_GLOBAL_NUMBERS = {"stake", "stock", "discards", "turn", "round", "spreads_on_table", "pot"}
+
+
+class Unknown(Exception):
+    """The question reads something the model does not follow: undecided."""
+
+
+@dataclass
+class Moment:
+    """Where an expression is evaluated: which roles are known seats, and the facts that hold."""
+    roles: dict[str, str] = field(default_factory=dict)  # role -> "actor" | "payer" | "payee"
+    facts: list[tuple[str, str, bool]] = field(default_factory=list)  # (source, words, holds)
+    empty_hand: bool = False  # the actor has just gone out
+    winners: str | None = None  # the ending's winners (for the name 'winners')
+
+
+@dataclass(frozen=True)
+class Answer:
+    possible: bool
+    reason: str = ""  # why not (the facts of the proof), when impossible
+    example: str = ""  # values that make it hold, when possible
+
+
+class Table:
+    """One symbolic table of ``n`` seats at one moment."""
+
+    def __init__(self, n: int, ranges: Mapping[str, Abs], moment: Moment, counters: Iterable[str] = (),
+                 choices: bool = False) -> None:
+        self.n, self.ranges, self.moment = n, ranges, moment
+        self.counters = set(counters)
+        self.choices = choices  # card values the holder chooses: 'count' is not one number
+        self.solver = z3.Solver()
+        self.solver.set("timeout", 2000)  # ms: a question past this is left undecided
+        self.tracked: dict[str, z3.BoolRef] = {}  # words -> the literal that switches the fact on
+        self.vars: dict[str, z3.ArithRef | z3.BoolRef] = {}
+        self.fresh = 0
+        self.seats = {"actor": z3.IntVal(0), "self": z3.IntVal(0)}
+        for role in ("payer", "payee", "scored", "owner", "dealer"):
+            self.seats[role] = self.seat_var(role)
+        for role, same in moment.roles.items():
+            self.seats[role] = self.seats[same]
+        if moment.empty_hand:
+            for name in ("count", "low_count", "high_count", "deadwood_count", "cards"):
+                self.fact(self.player(name, 0) == 0, "whoever goes out holds no card (count 0)")
+        for source, words, holds in moment.facts:
+            got = self.formula(source, subject=z3.IntVal(0))
+            self.fact(got if holds else z3.Not(got), words)
+
+    # --- unknowns ---------------------------------------------------------------------------
+    def seat_var(self, role: str) -> z3.ArithRef:
+        v = z3.Int(f"seat:{role}")
+        self.solver.add(v >= 0, v < self.n)
+        return v
+
+    def fact(self, f: z3.BoolRef, words: str) -> None:
+        lit = self.tracked.get(words)
+        if lit is None:
+            lit = self.tracked[words] = z3.Bool(f"fact:{len(self.tracked)}")
+        self.solver.add(z3.Implies(lit, f))
+
+    def bounded(self, key: str, name: str, is_bool: bool = False) -> z3.ArithRef | z3.BoolRef:
+        got = self.vars.get(key)
+        if got is not None:
+            return got
+        if is_bool:
+            got = self.vars[key] = z3.Bool(key)
+            return got
+        v = self.vars[key] = z3.Int(key)
+        r = self.ranges.get(name)
+        if not isinstance(r, Num):
+            return v
+        if r.lo != -INF:
+            self.fact(v >= int(r.lo), _range_words(name, r))
+        if r.hi != INF:
+            self.fact(v <= int(r.hi), _range_words(name, r))
+        return v
+
+    def player(self, name: str, seat: int) -> z3.ArithRef | z3.BoolRef:
+        if name == "seat":
+            return z3.IntVal(seat)
+        if name == "is_dealer":
+            return self.seats["dealer"] == seat
+        if name in ("count", "high_count", "low_count") and self.choices:
+            raise Unknown(name)  # the holder chooses among totals
+        if name in ("high_count", "low_count"):
+            name = "count"  # one total per hand without choices
+        if name in _PLAYER_BOOLS:
+            return self.bounded(f"{name}@{seat}", name, is_bool=True)
+        if name in _PLAYER_NUMBERS or name in self.counters:
+            v = self.bounded(f"{name}@{seat}", name)
+            if name == "deadwood_count" and isinstance(self.ranges.get("count"), Num) and \
+                    self.ranges["count"].lo >= 0:  # type: ignore[union-attr]
+                self.solver.add(v >= 0, v <= self.bounded(f"count@{seat}", "count"))  # deadwood is part of the hand
+            return v
+        raise Unknown(name)
+
+    def at(self, name: str, seat: z3.ArithRef) -> z3.ArithRef | z3.BoolRef:
+        """A per-player name read at a seat the solver chooses (the payer's count)."""
+        if z3.is_int_value(seat):
+            return self.player(name, seat.as_long())
+        out = self.player(name, self.n - 1)
+        for s in range(self.n - 2, -1, -1):
+            out = z3.If(seat == s, self.player(name, s), out)
+        return out
+
+    def glob(self, name: str) -> Any:
+        if name == "num_players":
+            return z3.IntVal(self.n)
+        if name == "min_count":
+            if "min_count" not in self.vars:  # one definition per table, however often it is read
+                self.vars["min_count"] = self.least([(z3.BoolVal(True), self.player("count", s))
+                                                     for s in range(self.n)], "min_count")
+            return self.vars["min_count"]
+        if name in _GLOBAL_NUMBERS:
+            return self.bounded(name, name)
+        if name == "dealer":
+            return self.seats["dealer"]
+        raise Unknown(name)
+
+    def least(self, items: Sequence[tuple[Any, Any]], what: str, most: bool = False) -> z3.ArithRef:
+        """The least (most) value of the members of a set, which the engine needs non-empty."""
+        self.fresh += 1
+        m = z3.Int(f"{'max' if most else 'min'}:{self.fresh}")
+        self.fact(z3.Or([member for member, _ in items]), f"{what} is never empty (the engine stops on an empty one)")
+        for member, v in items:
+            self.solver.add(z3.Implies(member, (m >= v) if most else (m <= v)))
+        self.solver.add(z3.Or([z3.And(member, m == v) for member, v in items]))
+        return m
+
+    # --- expressions ------------------------------------------------------------------------
+    def formula(self, source: str, subject: z3.ArithRef, item: int | None = None) -> Any:
+        try:
+            tree = parse(source)
+        except ExprError:
+            raise Unknown(source) from None
+        return self.expr(tree, subject, item)
+
+    def members(self, t: Tree[Token] | Token, subject: z3.ArithRef) -> list[Any]:
+        """A set of players as one formula per seat (seat s is in the set)."""
+        got = self.expr(t, subject, None)
+        if isinstance(got, list):
+            return got
+        if isinstance(got, z3.ArithRef):  # a role used as a set: that one seat
+            return [got == s for s in range(self.n)]
+        raise Unknown("a set")
+
+    def expr(self, t: Tree[Token] | Token, subject: z3.ArithRef, item: int | None) -> Any:
+        """A z3 term (number, truth), a set (list of per-seat truths) or a seat (a role)."""
+        if isinstance(t, Token):
+            raise Unknown(str(t))
+        kind = str(t.data)
+        kids = list(t.children)
+        if kind == "number":
+            return z3.IntVal(int(str(kids[0])))
+        if kind == "true":
+            return z3.BoolVal(True)
+        if kind == "false":
+            return z3.BoolVal(False)
+        if kind == "name":
+            name = str(kids[0])
+            if name in self.seats:
+                return self.seats[name]
+            if name == "players":
+                return [z3.BoolVal(True)] * self.n
+            if name == "others":
+                return [z3.BoolVal(s != 0) for s in range(self.n)]
+            if name == "lowest":
+                low = self.glob("min_count")
+                return [self.player("count", s) == low for s in range(self.n)]
+            if name == "winners" and self.moment.winners is not None:
+                return self.members(parse(self.moment.winners), z3.IntVal(0))
+            if name in PLAYER_ATTRS or name in self.counters:
+                return self.player(name, item) if item is not None else self.at(name, subject)
+            if name in GLOBALS:
+                return self.glob(name)
+            raise Unknown(name)
+        if kind == "attr":
+            base = self.expr(kids[0], subject, item)
+            attr = str(kids[1])
+            if isinstance(base, list):
+                return ("values", [(m, self.player(attr, s)) for s, m in enumerate(base)])
+            if isinstance(base, z3.ArithRef) and not isinstance(base, z3.BoolRef):
+                return self.at(attr, base)
+            raise Unknown(attr)
+        if kind == "where":
+            base = self.members(kids[0], subject)
+            return [z3.And(m, self.expr(kids[1], subject, s)) for s, m in enumerate(base)]
+        if kind == "list":
+            return ("list", [self.expr(k, subject, item) for k in kids])
+        if kind == "call":
+            return self.call(str(kids[0]), kids[1:], subject, item)
+        if kind == "neg":
+            return -self.expr(kids[0], subject, item)
+        if kind in ("add", "sub", "mul"):
+            a, b = self.expr(kids[0], subject, item), self.expr(kids[1], subject, item)
+            _numbers(a, b)
+            return a + b if kind == "add" else a - b if kind == "sub" else a * b
+        if kind in ("and_", "or_"):
+            a, b = self.expr(kids[0], subject, item), self.expr(kids[1], subject, item)
+            _truths(a, b)
+            return z3.And(a, b) if kind == "and_" else z3.Or(a, b)
+        if kind == "not_":
+            a = self.expr(kids[0], subject, item)
+            _truths(a)
+            return z3.Not(a)
+        if kind == "compare":
+            a, op, b = self.expr(kids[0], subject, item), str(kids[1]), self.expr(kids[2], subject, item)
+            _numbers(a, b)
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+        if kind in ("in_", "not_in"):
+            a = self.expr(kids[0], subject, item)
+            right = kids[1]
+            if isinstance(right, Tree) and str(right.data) == "range":
+                lo, hi = self.expr(right.children[0], subject, item), self.expr(right.children[1], subject, item)
+                _numbers(a, lo, hi)
+                inside = z3.And(a >= lo, a <= hi)
+            else:
+                b = self.expr(right, subject, item)
+                if isinstance(b, tuple) and b[0] == "list":
+                    _numbers(a, *b[1])
+                    inside = z3.Or([a == v for v in b[1]]) if b[1] else z3.BoolVal(False)
+                elif isinstance(b, list) and isinstance(a, z3.ArithRef):  # a seat in a set of players
+                    inside = z3.Or([z3.And(a == s, m) for s, m in enumerate(b)])
+                else:
+                    raise Unknown("in")
+            return inside if kind == "in_" else z3.Not(inside)
+        raise Unknown(kind)
+
+    def call(self, name: str, args: list[Any], subject: z3.ArithRef, item: int | None) -> Any:
+        if len(args) != 1:
+            raise Unknown(name)
+        arg = self.expr(args[0], subject, item)
+        if name == "abs":
+            _numbers(arg)
+            return z3.If(arg >= 0, arg, -arg)
+        if name == "count" and isinstance(arg, list):
+            return z3.Sum([z3.If(m, 1, 0) for m in arg]) if arg else z3.IntVal(0)
+        if isinstance(arg, tuple) and arg[0] == "values":
+            pairs = arg[1]
+        elif isinstance(arg, tuple) and arg[0] == "list":
+            _numbers(*arg[1])
+            pairs = [(z3.BoolVal(True), v) for v in arg[1]]
+        else:
+            raise Unknown(name)
+        if name in ("min", "max") and pairs:
+            return self.least(pairs, f"what {name}() reads", most=name == "max")
+        if name == "sum":
+            return z3.Sum([z3.If(m, v, 0) for m, v in pairs]) if pairs else z3.IntVal(0)
+        raise Unknown(name)
+
+    # --- questions --------------------------------------------------------------------------
+    def ask(self, goal: Any) -> Answer | None:
+        """Can ``goal`` hold at this moment? None when the solver cannot tell in time."""
+        s = self.solver
+        s.push()
+        try:
+            s.add(goal)
+            got = s.check(*self.tracked.values())
+            if got == z3.unsat:
+                core = {str(c) for c in s.unsat_core()}
+                words = [w for w, lit in self.tracked.items() if str(lit) in core]
+                return Answer(False, reason="; ".join(words))
+            if got == z3.sat:
+                return Answer(True, example=self.example(s.model()))
+            return None
+        finally:
+            s.pop()
+
+    def example(self, model: z3.ModelRef) -> str:
+        """The solver's example in words: 'the dropper's count 12, the payer's (seat 1) count 3'."""
+        names = {0: "the dropper" if "dropper" in self.moment.roles else "the actor"}
+        for role in ("payer", "payee"):
+            got = model.eval(self.seats[role], model_completion=False)
+            if z3.is_int_value(got) and got.as_long() not in names:
+                names[got.as_long()] = f"the {role} (seat {got.as_long()})"
+        shown = []
+        for key, v in sorted(self.vars.items(), key=lambda kv: kv[0].rpartition("@")[2]):
+            if "@" in key or key in _GLOBAL_NUMBERS:
+                got = model.eval(v, model_completion=False)
+                if z3.is_int_value(got) or z3.is_true(got) or z3.is_false(got):
+                    name, _, seat = key.partition("@")
+                    who = names.get(int(seat), f"seat {seat}") if seat else ""
+                    shown.append(f"{who}'s {name} {got}" if seat else f"{name} {got}")
+        return ", ".join(shown[:6])
+
+
+def _range_words(name: str, r: Num) -> str:
+    if r.hi == INF:
+        return f"{name} is {int(r.lo)} or more"
+    return f"{name} is between {int(r.lo)} and {int(r.hi)}"
+
+
+def _numbers(*xs: Any) -> None:
+    for x in xs:
+        if not isinstance(x, z3.ArithRef) or isinstance(x, z3.BoolRef):
+            raise Unknown("not a number")
+
+
+def _truths(*xs: Any) -> None:
+    for x in xs:
+        if not isinstance(x, z3.BoolRef):
+            raise Unknown("not a truth")
+
