@@ -60,7 +60,8 @@ def test_overlap_counts_shared_hands() -> None:
     report = lint(LINT / "deal-win-overlap.yaml")
     (d,) = [d for d in report.diagnostics if d.code == "deal-win-overlap"]
     assert d.message.startswith("792 hands meet both 'tonk-49-50' and 'five-faces'")
-    assert any(f.endswith("deal-win-overlap.yaml") for f, _, _ in d.related)
+    # At the file's own rule; the inherited one under 'see also'.
+    assert d.file.endswith("deal-win-overlap.yaml") and any(f.endswith("standard.yaml") for f, _, _ in d.related)
 
 
 def test_pack_message_has_the_numbers() -> None:
@@ -138,7 +139,7 @@ def test_unreadable_input_exit_2(tmp_path: Path) -> None:
 def test_text_output_shows_line_and_caret() -> None:
     code, out = run(str(LINT / "extends-noop.yaml"))
     assert "extends-noop.yaml:5:3: note[extends-noop]: 'hits.books' is already true in 'standard'" in out
-    assert "\n      books: true\n      ^" in out
+    assert "\n      books: true  # expect: extends-noop note\n      ^" in out
 
 
 def test_json_and_sarif() -> None:
@@ -181,7 +182,9 @@ def test_conditions_and_amounts_are_decided_in_the_authors_words() -> None:
            "bare names read the dropper (the ending's actor), so 'count - dropper.count' is the dropper's value less " \
            "itself: always 0" in out
     code, out = run(str(LINT / "amount-below-zero.yaml"))
-    assert "warning[amount-not-positive]: the amount 'payer.count - 20' can be below 0: count is between 0 and 60" in out
+    # The solver's example of values (which ones may change with z3's version).
+    assert "warning[amount-not-positive]: the amount 'payer.count - 20' can be below 0: for example " in out
+    assert "for the payer (seat 1)" in out
     # A restated payout that changes one field is not a no-op: no note for its other fields.
     assert "extends-noop" not in out
 

@@ -664,7 +664,9 @@ class _Linter:
                 continue  # payout-negative says it
             got = decide(source, ranges, _subject(path))
             because = why(ranges, source)
-            settled = self._amount_by_relations(path, source)
+            # Intervals prove 'never above 0' in their own words; anything short of that (a range
+            # that crosses 0, or none) is asked of the solver, which also knows the moment.
+            settled = None if isinstance(got, Num) and got.hi <= 0 else self._amount_by_relations(path, source)
             if settled is not None:
                 got, because = settled
             if not isinstance(got, Num):

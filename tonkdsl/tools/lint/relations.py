@@ -63,7 +63,7 @@ class Asker:
         self.choices = any(p.has_choices for p in rs.packs.values())
         self.tables: dict[tuple[Any, int], Table] = {}
 
-    def ask(self, path: tuple[Any, ...], build: Callable[[Table], Any]) -> Verdict | None:
+    def ask(self, path: tuple[Any, ...], build: Callable[[Table], Any], about: str = "") -> Verdict | None:
         """``build`` turns a table into the goal. None: undecided (an unknown name, a timeout)."""
         key = tuple(path[:2]) if path and path[0] == "endings" else ()
         proof: Answer | None = None
@@ -73,7 +73,7 @@ class Asker:
                 if table is None:  # one table per moment and size: its facts are built once
                     table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path), self.counters,
                                                         self.choices)
-                got = table.ask(build(table))
+                got = table.ask(build(table), about)
             except Unknown:
                 return None
             except z3.Z3Exception:
@@ -108,7 +108,7 @@ class Asker:
             if isinstance(transfer.get("when"), str):
                 parts.append(t.formula(transfer["when"], z3.IntVal(0)))
             return z3.And(parts)
-        return self.ask(path, goal)
+        return self.ask(path, goal, source)
 
     def winner_keeps_out(self, path: tuple[Any, ...], winners: str, transfer: Mapping[str, Any]) -> \
             tuple[Verdict, Verdict] | None:

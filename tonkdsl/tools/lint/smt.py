@@ -18,6 +18,7 @@ says nothing, never a guess.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -284,8 +285,9 @@ class Table:
         raise Unknown(name)
 
     # --- questions --------------------------------------------------------------------------
-    def ask(self, goal: Any) -> Answer | None:
-        """Can ``goal`` hold at this moment? None when the solver cannot tell in time."""
+    def ask(self, goal: Any, about: str = "") -> Answer | None:
+        """Can ``goal`` hold at this moment? None when the solver cannot tell in time. The
+        example shows the names ``about`` reads (all when empty)."""
         s = self.solver
         s.push()
         try:
@@ -296,12 +298,12 @@ class Table:
                 words = [w for w, lit in self.tracked.items() if str(lit) in core]
                 return Answer(False, reason="; ".join(words))
             if got == z3.sat:
-                return Answer(True, example=self.example(s.model()))
+                return Answer(True, example=self.example(s.model(), about))
             return None
         finally:
             s.pop()
 
-    def example(self, model: z3.ModelRef) -> str:
+    def example(self, model: z3.ModelRef, about: str = "") -> str:
         """The solver's example in words: 'the dropper's count 12, the payer's (seat 1) count 3'."""
         names = {0: "the dropper" if "dropper" in self.moment.roles else "the actor"}
         for role in ("payer", "payee"):
@@ -314,8 +316,10 @@ class Table:
                 got = model.eval(v, model_completion=False)
                 if z3.is_int_value(got) or z3.is_true(got) or z3.is_false(got):
                     name, _, seat = key.partition("@")
+                    if about and not re.search(rf"\b{name}\b", about):
+                        continue
                     who = names.get(int(seat), f"seat {seat}") if seat else ""
-                    shown.append(f"{who}'s {name} {got}" if seat else f"{name} {got}")
+                    shown.append(f"{name} {got} for {who}" if seat else f"{name} {got}")
         return ", ".join(shown[:6])
 
 
