@@ -19,8 +19,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tonkdsl.language.diagnostics import Diagnostic
+from tonkdsl.language.diagnostics import Diagnostic, LoadError
 from tonkdsl.tools.lint import lint
+from tonkdsl.tools.lint.checks import LintReport
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "lint"
 _EXPECT = re.compile(r"#\s*expect:\s*([a-z-]+)\s+(error|warning|note)\b")
@@ -61,7 +62,10 @@ def check(path: Path, simulate: int = 0) -> FileResult:
     error and warning is then a false positive)."""
     expected = expectations(path)
     start = time.perf_counter()
-    report = lint(path, simulate=simulate)
+    try:
+        report = lint(path, simulate=simulate)
+    except LoadError as exc:  # the file does not load: its load errors stand for lint's findings
+        report = LintReport(str(path), list(exc.diagnostics), valid=False)
     result = FileResult(path, expected, seconds=time.perf_counter() - start)
     own = [d for d in report.diagnostics if Path(d.file).resolve() == path.resolve()]
     for e in expected:

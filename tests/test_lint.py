@@ -37,6 +37,10 @@ def test_each_mistake_is_caught_at_its_line(path: Path) -> None:
     assert result.caught == result.expected, [d.render() for d in lint(path).diagnostics]
 
 
+def test_the_corpus_is_large_enough() -> None:
+    assert len(MISTAKES) >= 60 and len(CLEAN) >= 15, (len(MISTAKES), len(CLEAN))
+
+
 def test_every_code_has_a_test_file() -> None:
     covered = {e.code for p in MISTAKES for e in corpus.expectations(p)}
     assert covered | {"deal-win-odds", "never-fired", "winner-loses", "witness"} == set(CODES)
@@ -299,6 +303,26 @@ def test_an_accepted_warning_is_a_note_that_says_why() -> None:
 @pytest.mark.parametrize("path", CLEAN, ids=lambda p: p.stem)
 def test_correct_but_unusual_files_lint_clean(path: Path) -> None:
     # No false positive: each of these files is right (its comment says what is unusual).
-    report = lint(path, simulate=300)
+    # Long hands (twelve cards) play slowly: fewer of them keep the suite quick.
+    report = lint(path, simulate=300 if load_ruleset(path).hand_size <= 9 else 60)
     assert report.errors() == [] and report.warnings() == [], [d.render() for d in report.diagnostics
                                                                if d.severity != "note"]
+
+
+@pytest.mark.parametrize("name", ["standard", "chicago", "seattle", "vietnam", "rushville"])
+def test_odds_by_sets_of_totals_equal_odds_by_ranks(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The count by sets of totals (rules that read only the count) and the count by rank groups
+    # are two ways to the same exact numbers.
+    from tonkdsl.tools.lint import odds
+
+    rs = load_ruleset(name)
+    by_totals = odds.compute(rs)
+    monkeypatch.setattr(odds, "_reads_totals_only", lambda source: False)
+    assert odds.compute(rs) == by_totals
+
+
+def test_twelve_cards_with_chosen_values_get_exact_odds() -> None:
+    (table,) = [lint(LINT / "clean" / "twelve-cards-choices.yaml")]
+    notes = [d.message for d in table.diagnostics if d.code == "deal-win-odds"]
+    assert notes and all("odds not computed" not in m for m in notes), notes
+    assert any(m.startswith("'very-low': ") and "of 206,379,406,870 hands" in m for m in notes), notes

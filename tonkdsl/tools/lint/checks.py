@@ -32,7 +32,9 @@ locations of every line involved.
 | condition-always | warning | a condition every state meets |
 | amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
 | set-always-empty | warning | winners, payers or payees that are always nobody |
-| winner-unpaid | warning | an ending with winners and no payout or score |
+| winner-unpaid | warning | an ending with winners and no payout or score, or a winner no payout pays |
+| winners-may-be-empty | warning | an ending that can end with nobody winning it (lint/relations.py) |
+| rule-shadowed | warning | a deal.next_dealer rule that earlier rules always take first |
 """
 from __future__ import annotations
 
@@ -89,6 +91,8 @@ CODES = {
     "amount-not-positive": "An amount that is never positive, or can go below zero",
     "set-always-empty": "Winners, payers or payees that are always nobody",
     "winner-unpaid": "An ending whose winners receive nothing",
+    "winners-may-be-empty": "An ending that can end with no winner",
+    "rule-shadowed": "A rule that earlier rules always take first",
 }
 
 
@@ -460,6 +464,10 @@ class _Linter:
                      "no two cards are identical", ("melds", "book", "identical_cards"), ("pack",),
                      hint="shuffle several decks together (pack.decks), or remove identical_cards")
         no_wild = not rs.wild_in_melds or not any(rs.pack.wild)
+        if not no_wild and rs.max_wild == 0:
+            self.add("rule-for-disabled", "warning", "melds.max_wild: 0 lets no wild card into any spread, so wild "
+                     "cards never stand in one (melds.wild_cards has no effect)", ("melds", "max_wild"),
+                     ("melds", "wild_cards"), hint="leave max_wild out for no limit, or set wild_cards: false")
         for key in ("min_natural", "max_wild"):
             if no_wild and self.data["melds"].get(key) not in (None, 0):
                 self.add("rule-for-disabled", "warning", f"melds.{key} limits wild cards in spreads, but no wild card "
@@ -542,6 +550,8 @@ class _Linter:
         self.conditions()
         self.empty_sets()
         self.amounts()
+        self.winners_by_relations()
+        self.shadowed_dealers()
         return self.out
 
     # --- deciding conditions and amounts (lint/intervals.py) --------------------------------
@@ -573,6 +583,8 @@ class _Linter:
                                                           "high_count", "min_count")}
         out.update(turn=Num(0, MAX_TURNS), round=Num(1, INF), stake=Num(1, INF), stock=Num(0, largest),
                    discards=Num(0, largest), spreads_on_table=Num(0, INF), pot=Num(0, INF),
+                   cards=Num(0, held), turns=Num(0, MAX_TURNS), hits=Num(0, largest), spreads=Num(0, INF),
+                   spreads_this_turn=Num(0, INF),
                    num_players=Num(rs.players_min, rs.players_max),
                    players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
                    winners=Items(0, rs.players_max), lowest=Items(1, rs.players_max))
@@ -612,6 +624,62 @@ class _Linter:
         if below.possible:
             return Num(-1, 1), f"for example {below.example}" if below.example else ""
         return Num(0, 1), ""
+
+    def winners_by_relations(self) -> None:
+        """Endings that can end with no winner, and winners no payout pays, decided by the solver
+        at the ending's moment (a drop compared by deadwood while the caught ending speaks of
+        whole counts)."""
+        for kind, ending in self.rs.endings.items():
+            path: Path = ("endings", kind, "winners")
+            if ending.winners.constant == () or not self.has(*path) or (
+                    ending.void_if is not None and ending.void_if.constant is True):
+                continue
+            source = ending.winners.source
+            # In a drop ending the winners follow turn.drop.wins_if: the cause may be there.
+            cause: tuple[Path, ...] = (("turn", "drop", "wins_if"),) if kind.startswith("drop") else ()
+            empty = self.asker.empty(path, source)
+            if empty is not None and empty.possible:
+                self.add("winners-may-be-empty", "warning", f"'{kind}' can end with no winner: '{source}' can be "
+                         f"empty{', for example ' + empty.example if empty.example else ''}", path, *cause,
+                         hint="say who wins by the same measure as the rule that leads here (turn.drop.wins_if)")
+                continue
+            payouts = [self.data_at(("endings", kind, "payouts", j)) for j in range(len(ending.payouts))]
+            if not payouts or ending.scores or any(str(t.get("to", "")).strip() == "pot" for t in payouts):
+                continue
+            unpaid = self.asker.unpaid_winner(path, source, payouts)
+            if unpaid is not None and unpaid.possible:
+                self.add("winner-unpaid", "warning", f"a winner of '{kind}' ('{source}') can be in no payout's "
+                         f"'to'{', for example ' + unpaid.example if unpaid.example else ''}: they win and receive "
+                         "nothing", path, *cause, *(("endings", kind, "payouts", j, "to") for j in range(len(payouts))),
+                         hint="pay the winners by the same measure they win by")
+
+    def shadowed_dealers(self) -> None:
+        """deal.next_dealer rules that never apply: for every way a hand can end that they are
+        for, an earlier rule is for it too and always names someone."""
+        rules = self.rs.next_dealers
+        kinds = ("initial_tonk", "redeal", "dead_hand", *self.rs.endings)
+
+        def always_names(rule_dealer: str, kind: str) -> bool:
+            words = rule_dealer.strip()
+            if words in ("dealer", "players"):
+                return True
+            if words == "dropper":
+                return kind in ("drop_won", "drop_caught")
+            if kind not in self.rs.endings:
+                return False  # no ending's moment to reason in: not proven
+            got = self.asker.empty(("endings", kind, "winners"), rule_dealer)
+            return got is not None and not got.possible
+
+        for j, rule in enumerate(rules):
+            mine = rule.after or frozenset(kinds)
+            taken = {k for k in mine if any(k in (r.after or kinds) and always_names(r.dealer.source, k)
+                                            for r in rules[:j])}
+            if taken == set(mine):
+                first = next(i for i, r in enumerate(rules[:j]) if any(k in (r.after or kinds) for k in mine))
+                self.add("rule-shadowed", "warning", f"this next_dealer rule never applies: for "
+                         f"{'every ending' if not rule.after else ', '.join(sorted(mine))}, an earlier rule "
+                         "always names a dealer first", ("deal", "next_dealer", j), ("deal", "next_dealer", first),
+                         hint="put the narrower rule (with 'after') before the general one")
 
     def conditions(self) -> None:
         """Conditions that can never hold, or always do, wherever they are written."""
@@ -659,8 +727,10 @@ class _Linter:
     def amounts(self) -> None:
         """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""
         ranges = self.name_ranges
-        for path, source in _expression_fields(self.data, {"amount", "pays", "ante", "most_lost", "most_won"}):
-            if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source):
+        caps = [(("limits", k), str(v)) for k, v in (self.data.get("limits") or {}).items()
+                if k in ("most_lost", "most_won") and isinstance(v, int) and not isinstance(v, bool)]
+        for path, source in _expression_fields(self.data, {"amount", "pays", "ante", "most_lost", "most_won"}) + caps:
+            if re.fullmatch(r"\s*-\s*\d+\s*(\*.*)?", source) and path[0] != "limits":
                 continue  # payout-negative says it
             got = decide(source, ranges, _subject(path))
             because = why(ranges, source)
@@ -695,7 +765,7 @@ def _reason(verdict: Verdict, path: Path) -> str:
         return verdict.reason
     if "dropper" in _subject(path):
         return f"in '{path[1]}' the bare names read the dropper (the ending's actor)"
-    return "whatever the values of the names"
+    return "it contradicts itself, whatever the values of its names"
 
 
 def _subject(path: Path) -> frozenset[str]:

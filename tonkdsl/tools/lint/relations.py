@@ -40,15 +40,24 @@ def moment(rs: Ruleset, path: tuple[Any, ...]) -> Moment:
         ending = rs.endings.get(kind)
         winners = ending.winners.source if ending is not None else None
         wins_if = rs.drop_wins_if.source
+        # Whoever drops does so in a turn of their own; whoever goes out too, unless a play out of
+        # turn (a slap, eating the discard) can empty a hand.
+        own_turn = ("turns >= 1", "the player who ends the hand has started a turn", True)
         if kind == "drop_won":
             return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_won' the dropper met turn.drop.wins_if "
-                                                           f"('{wins_if}')", True)], winners=winners)
+                                                           f"('{wins_if}')", True), own_turn], winners=winners)
         if kind == "drop_caught":
             return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_caught' the dropper failed turn.drop.wins_if "
-                                                           f"('{wins_if}')", False)], winners=winners)
+                                                           f"('{wins_if}')", False), own_turn], winners=winners)
         if kind in ("tonk_out", "out_on_discard"):
-            return Moment(empty_hand=True, winners=winners)
+            in_turn = [own_turn] if rs.slapping is None and rs.eat_allowed is None else []
+            return Moment(facts=in_turn, empty_hand=True, winners=winners)
         return Moment(winners=winners)
+    if path[:2] == ("turn", "drop") and rs.stock_exhausted == "last_card_drawn" and rs.drop_at == ("start",):
+        # The engine ends the hand at the start of a turn with an empty stock (turn.py), so a
+        # drop at the start of a turn always sees a card in the stock.
+        return Moment(facts=[("stock >= 1", "a drop comes at the start of a turn, and with stock.exhausted: "
+                                            "last_card_drawn a turn starts only with a card in the stock", True)])
     return Moment()
 
 
@@ -94,6 +103,27 @@ class Asker:
 
     def nonempty(self, path: tuple[Any, ...], source: str) -> Verdict | None:
         return self.ask(path, lambda t: z3.Or(t.members(_tree(source), z3.IntVal(0))))
+
+    def empty(self, path: tuple[Any, ...], source: str) -> Verdict | None:
+        """Can the set ``source`` be empty at the moment of ``path``?"""
+        about = source + (" " + self.rs.drop_wins_if.source if str(path[1:2]) and "drop" in str(path[1:2]) else "")
+        return self.ask(path, lambda t: z3.Not(z3.Or(t.members(_tree(source), z3.IntVal(0)))), about)
+
+    def unpaid_winner(self, path: tuple[Any, ...], winners: str, payouts: list[Mapping[str, Any]]) -> Verdict | None:
+        """Can a winner of the ending be left out of every payout's 'to' (or its 'when')?"""
+        def goal(t: Table) -> Any:
+            win = t.members(_tree(winners), z3.IntVal(0))
+            w = t.seat_var("winner")
+            parts = [z3.Or([z3.And(w == s, m) for s, m in enumerate(win)])]
+            for tr in payouts:
+                to = t.members(_tree(str(tr.get("to", ""))), z3.IntVal(0))
+                paid = z3.Or([z3.And(w == s, m) for s, m in enumerate(to)])
+                if isinstance(tr.get("when"), str):
+                    paid = z3.And(paid, t.formula(tr["when"], z3.IntVal(0)))
+                parts.append(z3.Not(paid))
+            return z3.And(parts)
+        about = " ".join([winners, self.rs.drop_wins_if.source, *(str(t.get("to", "")) for t in payouts)])
+        return self.ask(path, goal, about)
 
     def amount(self, path: tuple[Any, ...], transfer: Mapping[str, Any], source: str, op: str) -> Verdict | None:
         """Can the amount be ``op`` 0 ('>' or '<') for a payer of 'from' paying a payee of 'to'?"""

@@ -307,6 +307,8 @@ class Table:
         """The solver's example in words: 'the dropper's count 12, the payer's (seat 1) count 3'."""
         names = {0: "the dropper" if "dropper" in self.moment.roles else "the actor"}
         for role in ("payer", "payee"):
+            if about and role not in about:
+                continue  # the question is not about this role: its seat is any
             got = model.eval(self.seats[role], model_completion=False)
             if z3.is_int_value(got) and got.as_long() not in names:
                 names[got.as_long()] = f"the {role} (seat {got.as_long()})"
