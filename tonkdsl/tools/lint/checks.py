@@ -9,6 +9,7 @@ locations of every line involved.
 | last-round-too-long | warning | a last round after a drop longer than the other players |
 | first-turn-short | note | a first turn without a draw, and no extra card for the opener |
 | match-never-ends | error | a match whose end condition is never true and where no one is ever eliminated |
+| match-ends-at-once | warning | seeded matches that all ended after their first hand (a witness) |
 | pot-never-won | error | antes into a pot that no payout takes from |
 | bonus-never-paid | warning | a bonus on an event the ruleset never produces |
 | deal-win-odds | note | the exact odds of each automatic win per dealt hand |
@@ -67,6 +68,7 @@ CODES = {
     "first-turn-short": "An opener who starts a card short",
     "match-never-ends": "A match that can never end",
     "match-may-not-end": "A match that may never end",
+    "match-ends-at-once": "A match that ends after its first hand",
     "pot-never-won": "A pot nobody can win",
     "bonus-never-paid": "A bonus on an event that never happens",
     "deal-win-odds": "Odds of an automatic win per dealt hand",
@@ -242,14 +244,24 @@ class _Linter:
                      "no one is ever eliminated", ("session", key),
                      hint="give a condition that the totals can meet (max(players.total) >= 100), or session.hands")
             return
-        capped = _capped_match(self.rs)
-        if capped is not None:
-            key = "ends_when" if rules.ends_when is not None else "eliminate_when"
-            players, seed = capped
+        played = _played_matches(self.rs)
+        key = "ends_when" if rules.ends_when is not None else "eliminate_when"
+        if played is not None and played.capped is None:
+            # What the seeded matches witness: each ended at its first hand (an end condition
+            # reversed, or everyone out at once: the engine then names the best total the winner).
+            command = f"tonk simulate {self.root.file} -n 1 --players {played.players} --seed"
+            if all(n == 1 for n in played.lengths):
+                self.add("match-ends-at-once", "warning",
+                         f"every one of {len(played.lengths)} seeded matches ended after its first hand: the match "
+                         f"is a single hand (witness: {command} 0)", ("session", key),
+                         hint="check the comparison: the totals start at 0 and the end should come when they grow "
+                              "(max(players.total) >= 100), or say session.hands: 1")
+        if played is not None and played.capped is not None:
+            players, seed = played.players, played.capped
             self.add("match-may-not-end", "warning",
                      f"a match may never end: {players} greedy bots played {MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) "
                      f"of a match seeded {seed} and its end never came; tonk simulate stops such a match there and "
-                     f"counts it as won by nobody (witness: tonk simulate RULESET -n 1 --players {players} --seed "
+                     f"counts it as won by nobody (witness: tonk simulate {self.root.file} -n 1 --players {players} --seed "
                      f"{seed})", ("session", key),
                      hint="give a condition the totals reach in play (max(players.total) >= 100), or session.hands")
 
@@ -930,7 +942,7 @@ def _witnesses(linter: _Linter, ref: str, folder: FsPath, hands: int, seed: int)
 
     rs = linter.rs
     result = search(rs, hands, seed)
-    write(result, ref, folder)
+    write(result, ref, folder, rs)
     before = len(linter.out)
     linter.add("witness", "note", f"witnesses: {len(result.found)} of {len(result.targets)} rules made to happen in "
                f"{result.budget()}; written to {folder} ('tonk check {folder}/*.yaml' replays them)", ("name",))
@@ -951,18 +963,31 @@ __all__ = ["CODES", "LintReport", "lint"]
 MATCH_WITNESSES = 3
 
 
-def _capped_match(rs: Ruleset) -> tuple[int, int] | None:
-    """(players, seed) of a match that simulate would stop at MAX_MATCH_HANDS, or None."""
+@dataclass(frozen=True)
+class _Played:
+    """What MATCH_WITNESSES seeded matches of greedy bots showed."""
+    players: int
+    capped: int | None  # the seed of a match stopped at MAX_MATCH_HANDS
+    lengths: tuple[int, ...]  # hands per match, in seed order
+
+
+def _played_matches(rs: Ruleset) -> _Played | None:
+    """Play MATCH_WITNESSES seeded matches (the fewest players); None when the ruleset fails in
+    play (lint --simulate and simulate say how)."""
     from tonkdsl.tools.bots import greedy_bot
     from tonkdsl.tools.simulate import Spec, run_matches
 
     players = rs.players_min
+    lengths: list[int] = []
+    capped = None
     for seed in range(MATCH_WITNESSES):
         try:
             tally, _ = run_matches(Spec("", ("greedy",) * players, seed), 0, 1, False, ruleset=rs,
                                    bots=[greedy_bot] * players)
         except RulesetError:
-            return None  # the ruleset fails in play: lint --simulate and simulate say how
+            return None
+        lengths.append(next(h for h, n in tally.match_lengths.items() if n))
         if tally.match_capped:
-            return players, seed
-    return None
+            capped = seed
+            break  # a capped match took long enough: its witness is the finding
+    return _Played(players, capped, tuple(lengths))

@@ -72,6 +72,9 @@ class OddsTable:
     total: int
     max_count: int
     min_count: int
+    # The first hand (card ids) found meeting each rule: what lint --witness deals to build a
+    # witness of an automatic win too rare for its search of played hands.
+    examples: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 def _vectors(mults: list[int], k: int) -> Iterator[tuple[list[int], int]]:
@@ -203,6 +206,7 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
     why = {r.id: hand_only(r) for r in rules}
     met = {r.id: 0 for r in rules}
     both: dict[tuple[str, str], int] = {}
+    examples: dict[str, tuple[int, ...]] = {}
     max_count, min_count = -10**9, 10**9
     spent = 0
     shapes: Iterator[tuple[list[int], int]] | list[tuple[list[int], int]] | None = None
@@ -238,9 +242,11 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
             if ok:
                 met[r.id] += weight
                 hit.append(r.id)
+                examples.setdefault(r.id, tuple(hand))
         for i in range(len(hit)):
             for j in range(i + 1, len(hit)):
                 key = (hit[i], hit[j])
                 both[key] = both.get(key, 0) + weight
     odds = tuple(Odds(r.id, None if why[r.id] else met[r.id], total, why[r.id]) for r in rules)
-    return OddsTable(odds, tuple((a, b, n) for (a, b), n in both.items()), total, max_count, min_count)
+    return OddsTable(odds, tuple((a, b, n) for (a, b), n in both.items()), total, max_count, min_count,
+                     tuple(examples.items()))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
 from typing import Iterator, Sequence
 
@@ -50,6 +50,7 @@ class Witness:
     dealer: int
     actions: list[str]
     outcome: Outcome  # how the hand ended: what its scenario's replay must end with
+    hands: dict[str, list[str]] | None = None  # cards placed in the deal (a constructed witness)
 
 
 @dataclass
@@ -161,37 +162,90 @@ def _file_name(target: Target) -> str:
     return f"{safe[:80]}.yaml"
 
 
-def write(result: Search, ruleset_ref: str, folder: FsPath) -> None:
+def write(result: Search, ruleset_ref: str, folder: FsPath, rs: Ruleset | None = None) -> None:
     """Write each witness to ``folder`` as a scenario and replay it; a witness whose replay does
-    not end as found is dropped (it is then reported as not witnessed)."""
-    from tonkdsl.tools.scenario import load_scenario, replay
-
+    not end as found is dropped (it is then reported as not witnessed). With ``rs``, an
+    automatic win the search did not reach is built from the exact odds' example hand, dealt
+    to the first player, and kept when its replay makes the win happen."""
     folder.mkdir(parents=True, exist_ok=True)
     names = [f"P{s + 1}" for s in range(result.players)]
     is_path = ruleset_ref.endswith((".yaml", ".yml")) or os.sep in ruleset_ref or "/" in ruleset_ref
     ref = os.path.relpath(FsPath(ruleset_ref).resolve(), folder.resolve()) if is_path else ruleset_ref
+    allow = [folder.resolve().parent, FsPath(ruleset_ref).resolve().parent] if is_path else []
     for key, w in list(result.found.items()):
-        out = w.outcome
-        expect: dict[str, object] = {"end": out.end, "winners": [names[s] for s in out.winners],
-                                     "payouts": {n: out.payouts[s] for s, n in enumerate(names)}}
-        if out.scores:
-            expect["scores"] = {n: out.scores[s] for s, n in enumerate(names)}
-        doc = {"ruleset": ref, "players": names, "dealer": names[w.dealer], "seed": w.seed,
-               "actions": w.actions, "expect": expect}
         path = folder / _file_name(w.target)
-        where = ".".join(map(str, w.target.path))
-        path.write_text(f"# Witness: {w.target.what} ({where}) happens in this hand.\n"
-                        "# Written by tonk lint --witness; `tonk check` replays it.\n"
-                        + yaml.safe_dump(doc, sort_keys=False, width=100), encoding="utf-8")
-        try:
-            got = replay(load_scenario(path, allow_paths=[folder.resolve().parent, FsPath(ruleset_ref).resolve().parent]
-                                       if is_path else []))
-            ok = got.error is None and got.state.outcome() == out
-        except (LoadError, IllegalAction, RulesetError):
-            ok = False
-        if not ok:  # the hand did not replay to the same end: not a witness
+        out = _write_one(path, w, names, ref, allow)
+        if out != w.outcome:  # the hand did not replay to the same end: not a witness
             path.unlink()
             del result.found[key]
+    if rs is not None:
+        _constructed(rs, result, names, ref, allow, folder)
+
+
+def _write_one(path: FsPath, w: Witness, names: list[str], ref: str, allow: list[FsPath],
+               expect: bool = True) -> Outcome | None:
+    """Write ``w`` as a scenario at ``path`` and replay it: the outcome of the replay (None when
+    it does not replay)."""
+    from tonkdsl.tools.scenario import load_scenario, replay
+
+    doc: dict[str, object] = {"ruleset": ref, "players": names, "dealer": names[w.dealer], "seed": w.seed}
+    if w.hands:
+        doc["hands"] = w.hands
+    doc["actions"] = w.actions
+    out = w.outcome
+    if expect:
+        exp: dict[str, object] = {"end": out.end, "winners": [names[s] for s in out.winners],
+                                  "payouts": {n: out.payouts[s] for s, n in enumerate(names)}}
+        if out.scores:
+            exp["scores"] = {n: out.scores[s] for s, n in enumerate(names)}
+        doc["expect"] = exp
+    where = ".".join(map(str, w.target.path))
+    path.write_text(f"# Witness: {w.target.what} ({where}) happens in this hand.\n"
+                    "# Written by tonk lint --witness; `tonk check` replays it.\n"
+                    + yaml.safe_dump(doc, sort_keys=False, width=100), encoding="utf-8")
+    try:
+        got = replay(load_scenario(path, allow_paths=allow))
+    except (LoadError, IllegalAction, RulesetError):
+        return None
+    return got.state.outcome() if got.error is None else None
+
+
+# A placeholder until the constructed hand's replay gives the outcome (expect is not written then).
+_NO_OUTCOME = Outcome("", (), (), ())
+# Seeds tried for the rest of the deal around a constructed hand (another player may be dealt an
+# automatic win too, and the wins then compete).
+CONSTRUCT_SEEDS = 10
+
+
+def _constructed(rs: Ruleset, result: Search, names: list[str], ref: str, allow: list[FsPath],
+                 folder: FsPath) -> None:
+    from tonkdsl.tools.lint.odds import TooManyHands, compute
+
+    wanted = [t for t in result.missing() if t.key.startswith("rule:") and t.path[:2] == ("deal_wins", "rules")
+              and len(t.path) == 3]
+    if not wanted:
+        return
+    try:
+        table = compute(rs, result.players)
+    except TooManyHands:
+        return
+    examples = dict(table.examples)
+    pack = rs.pack_for(result.players)
+    for target in wanted:
+        hand = examples.get(target.key.removeprefix("rule:"))
+        if hand is None:
+            continue
+        path = folder / _file_name(target)
+        for seed in range(CONSTRUCT_SEEDS):
+            w = Witness(target, seed, result.players - 1, [], _NO_OUTCOME, {names[0]: [pack.name(c) for c in hand]})
+            out = _write_one(path, w, names, ref, allow, expect=False)
+            if out is not None and target.key.removeprefix("rule:") in out.fired:
+                w = replace(w, outcome=out)
+                if _write_one(path, w, names, ref, allow) == out:
+                    result.found[target.key] = w
+                    break
+        else:
+            path.unlink(missing_ok=True)
 
 
 __all__ = ["Search", "Target", "Witness", "search", "targets", "write"]
