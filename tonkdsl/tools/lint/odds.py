@@ -8,7 +8,7 @@ other players cannot be decided this way and is reported as such.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 from typing import Iterator
 
@@ -73,8 +73,9 @@ class OddsTable:
     max_count: int
     min_count: int
     # The first hand (card ids) found meeting each rule: what lint --witness deals to build a
-    # witness of an automatic win too rare for its search of played hands.
-    examples: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # witness of an automatic win too rare for its search of played hands. Not part of the
+    # odds: two ways of counting find different first hands.
+    examples: tuple[tuple[str, tuple[int, ...]], ...] = field(default=(), compare=False)
 
 
 def _vectors(mults: list[int], k: int) -> Iterator[tuple[list[int], int]]:
