@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Iterator
 
-from lark import Token, Tree
-
 from tonkdsl.interpreter.engine import State
 from tonkdsl.language.expr.compiler import EvalError, ExprError, parse
 from tonkdsl.language.names import EvalContext
