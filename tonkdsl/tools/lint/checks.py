@@ -617,9 +617,7 @@ class _Linter:
         """An amount of a payout or bonus decided by the solver, for a payer of its 'from' and a
         payee of its 'to' when its 'when' holds: (a range standing for the verdict, the reason or
         example), or None when the solver cannot tell (intervals then decide alone)."""
-        node: Any = self.data
-        for p in path[:-1]:
-            node = node[p]
+        node = self.data_at(path[:-1])
         if path[-1] != "amount" or not isinstance(node, dict) or "from" not in node:
             return None
         applies = self.asker.amount(path, node, "1", ">")

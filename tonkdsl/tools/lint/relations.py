@@ -83,9 +83,7 @@ class Asker:
                     table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path), self.counters,
                                                         self.choices)
                 got = table.ask(build(table), about)
-            except Unknown:
-                return None
-            except z3.Z3Exception:
+            except (Unknown, z3.Z3Exception):  # a name the model does not follow: undecided
                 return None
             if got is None:
                 return None
@@ -102,21 +100,22 @@ class Asker:
         return None if holds is None or fails is None else (holds, fails)
 
     def nonempty(self, path: tuple[Any, ...], source: str) -> Verdict | None:
-        return self.ask(path, lambda t: z3.Or(t.members(_tree(source), z3.IntVal(0))))
+        return self.ask(path, lambda t: z3.Or(t.set_of(source)))
 
     def empty(self, path: tuple[Any, ...], source: str) -> Verdict | None:
         """Can the set ``source`` be empty at the moment of ``path``?"""
-        about = source + (" " + self.rs.drop_wins_if.source if str(path[1:2]) and "drop" in str(path[1:2]) else "")
-        return self.ask(path, lambda t: z3.Not(z3.Or(t.members(_tree(source), z3.IntVal(0)))), about)
+        drop = len(path) > 1 and str(path[1]).startswith("drop")
+        about = source + (" " + self.rs.drop_wins_if.source if drop else "")
+        return self.ask(path, lambda t: z3.Not(z3.Or(t.set_of(source))), about)
 
     def unpaid_winner(self, path: tuple[Any, ...], winners: str, payouts: list[Mapping[str, Any]]) -> Verdict | None:
         """Can a winner of the ending be left out of every payout's 'to' (or its 'when')?"""
         def goal(t: Table) -> Any:
-            win = t.members(_tree(winners), z3.IntVal(0))
+            win = t.set_of(winners)
             w = t.seat_var("winner")
             parts = [z3.Or([z3.And(w == s, m) for s, m in enumerate(win)])]
             for tr in payouts:
-                to = t.members(_tree(str(tr.get("to", ""))), z3.IntVal(0))
+                to = t.set_of(str(tr.get("to", "")))
                 paid = z3.Or([z3.And(w == s, m) for s, m in enumerate(to)])
                 if isinstance(tr.get("when"), str):
                     paid = z3.And(paid, t.formula(tr["when"], z3.IntVal(0)))
@@ -133,7 +132,7 @@ class Asker:
             for key, role in (("from", "payer"), ("to", "payee")):
                 who = str(transfer.get(key, ""))
                 if who.strip() != "pot":
-                    members = t.members(_tree(who), z3.IntVal(0))
+                    members = t.set_of(who)
                     parts.append(z3.Or([z3.And(t.seats[role] == s, m) for s, m in enumerate(members)]))
             if isinstance(transfer.get("when"), str):
                 parts.append(t.formula(transfer["when"], z3.IntVal(0)))
@@ -151,7 +150,7 @@ class Asker:
 
         def goal(pays: bool) -> Callable[[Table], Any]:
             def build(t: Table) -> Any:
-                win, pay, get = (t.members(_tree(x), z3.IntVal(0)) for x in (winners, payers, payees))
+                win, pay, get = (t.set_of(x) for x in (winners, payers, payees))
                 w = t.seat_var("winner")
                 parts = [z3.Or([z3.And(w == s, m) for s, m in enumerate(win)])]
                 if pays:
@@ -166,9 +165,3 @@ class Asker:
         out = self.ask(path, goal(False))
         pays = self.ask(path, goal(True))
         return None if out is None or pays is None else (out, pays)
-
-
-def _tree(source: str) -> Any:
-    from tonkdsl.language.expr.compiler import parse
-
-    return parse(source)

@@ -171,6 +171,14 @@ class Table:
             raise Unknown(source) from None
         return self.expr(tree, subject, item)
 
+    def set_of(self, source: str) -> list[Any]:
+        """The set of players ``source`` names, read for the actor (seat 0)."""
+        try:
+            tree = parse(source)
+        except ExprError:
+            raise Unknown(source) from None
+        return self.members(tree, z3.IntVal(0))
+
     def members(self, t: Tree[Token] | Token, subject: z3.ArithRef) -> list[Any]:
         """A set of players as one formula per seat (seat s is in the set)."""
         got = self.expr(t, subject, None)
@@ -204,7 +212,7 @@ class Table:
                 low = self.glob("min_count")
                 return [self.player("count", s) == low for s in range(self.n)]
             if name == "winners" and self.moment.winners is not None:
-                return self.members(parse(self.moment.winners), z3.IntVal(0))
+                return self.set_of(self.moment.winners)
             if name in PLAYER_ATTRS or name in self.counters:
                 return self.player(name, item) if item is not None else self.at(name, subject)
             if name in GLOBALS:
