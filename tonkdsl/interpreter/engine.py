@@ -398,9 +398,11 @@ def hand_sizes(state: State) -> list[int]:
 
 def first_player(state: State) -> int:
     """The seat that plays first when the ruleset names it: the member of its set nearest the
-    dealer's left (the dealer's left when the set is empty)."""
-    seats = set(state._eval(state.ruleset.first_player, EvalContext(state)))
+    dealer's left (the dealer's left when the set is empty, or when the ruleset names none)."""
     order = seat_order(state.dealer, state.num_players)
+    if state.ruleset.first_player is None:
+        return order[0]
+    seats = set(state._eval(state.ruleset.first_player, EvalContext(state)))
     return next((s for s in order if s in seats), order[0])
 
 

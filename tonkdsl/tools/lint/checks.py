@@ -7,7 +7,7 @@ locations of every line involved.
 | meld-impossible | error/warning | a book or run (or any spread) the pack and meld rules cannot make |
 | run-order-both-ends | warning | a rank at both ends of the run order while runs also turn the corner |
 | last-round-too-long | warning | a last round after a drop longer than the other players |
-| first-turn-short | note | a first turn without a draw, and no extra card for the opener |
+| first-turn-short | note, warning | a first turn without a draw and no extra card for the opener; an extra card dealt to someone else |
 | match-never-ends | error | a match whose end condition is never true and where no one is ever eliminated |
 | match-ends-at-once | warning | seeded matches that all ended after their first hand (a witness) |
 | pot-never-won | error | antes into a pot that no payout takes from |
@@ -45,10 +45,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
 from typing import Any, Iterable
 
-from tonkdsl.interpreter.engine import RulesetError, State, hand_sizes
+from tonkdsl.interpreter.engine import RulesetError, State, first_player, hand_sizes
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
 from tonkdsl.language.cards import JOKER
+from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path, did_you_mean
 from tonkdsl.language.loader import display_name, load_doc, read_doc, resolve_name
 from tonkdsl.language.merge import Doc, is_id_list
@@ -58,6 +59,7 @@ from tonkdsl.language.yamlsrc import Source, load_yaml_file
 from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.tools.lint.relations import Asker, Verdict
+from tonkdsl.tools.lint.spreads import Spreads, TooManySpreads
 
 FREQUENT = 0.05
 CODES = {
@@ -285,6 +287,37 @@ class _Linter:
             self.add("first-turn-short", "note", "the first player does not draw on the first turn, and is dealt "
                      "no extra card: they start a card short", ("turn", "first_turn"),
                      hint="give them an extra card: deal.extra_cards: [{to: dealer, cards: 1}]")
+        elif not rs.first_turn_draws:
+            self.opener_dealt_more()
+
+    def opener_dealt_more(self) -> None:
+        """With first_turn: no_draw the opener is dealt the card they do not draw: at each table
+        size, the engine's own deal (hand_sizes) and first player (first_player) say whether
+        the extra card goes to them."""
+        rs = self.rs
+        for n in range(max(2, rs.players_min), rs.players_max + 1):
+            state = State(rs, n, n - 1, 1)
+            try:
+                sizes, opener = hand_sizes(state), first_player(state)
+            except (RulesetError, EvalError):
+                return  # said by the engine's own checks
+            others = [k for s, k in enumerate(sizes) if s != opener]
+            if sizes[opener] <= max(others):
+                more = [s for s, k in enumerate(sizes) if k > sizes[opener]]
+                if not more:
+                    whom = "as many as everyone else"
+                elif more == [n - 1]:
+                    whom = "fewer than the dealer"
+                else:
+                    whom = "fewer than seat" + ("s " if len(more) > 1 else " ") + ", ".join(map(str, more))
+                self.add("first-turn-short", "warning",
+                         f"at a table of {n}, the first player (seat {opener}; the dealer is seat {n - 1}) opens "
+                         f"without drawing but is dealt {sizes[opener]} cards, {whom}: the extra card goes to "
+                         "someone who draws, and the first player starts a card short",
+                         ("deal", "extra_cards"), ("turn", "first_turn"), ("turn", "first_player"),
+                         hint="deal the extra card to the first player (deal.extra_cards 'to' the same set as "
+                              "turn.first_player)")
+                return
 
     def melds(self) -> None:
         """Spreads the pack and the meld rules cannot make."""
@@ -325,6 +358,7 @@ class _Linter:
             self.add("meld-impossible", "warning",
                      f"every spread needs at least {rs.min_natural} natural cards, but a book holds at most "
                      f"{rs.book_max}: only runs can be made", ("melds", "min_natural"), ("melds", "book", "max"))
+        self.spread_kinds()
         both = [r for r in dict.fromkeys(map(str, self.data["pack"]["run_order"]))
                 if list(map(str, self.data["pack"]["run_order"])).count(r) == 2]
         if both and pack.run_wraps:
@@ -332,6 +366,26 @@ class _Linter:
                      f"{' and '.join(both)} is at both ends of the run order and runs also turn the corner: "
                      f"a run may then pass through {both[0]} from one end to the other", ("pack", "run_order"),
                      ("pack", "run_wraps"), hint="list it once with run_wraps: true, or at both ends with run_wraps: false")
+
+    def spread_kinds(self) -> None:
+        """What the listed spreads (lint/spreads.py) show that the sizes alone do not: wild
+        cards that never stand in a spread, under min_natural, max_wild and the sizes together."""
+        rs = self.rs
+        if not rs.wild_in_melds or not any(rs.pack.wild) or rs.max_wild == 0:
+            return  # no wild card to stand in, or max_wild: 0 (said as rule-for-disabled)
+        try:
+            spreads, _ = Spreads(rs, held=self.most_held()).spreads(rs.players_min)
+        except TooManySpreads:
+            return
+        wild = {c for c in range(len(rs.pack)) if rs.pack.wild[c]}
+        if spreads and not any(wild.intersection(sp) for sp in spreads):
+            causes = [p for p in (("melds", "min_natural"), ("melds", "max_wild"), ("melds", "run"), ("melds", "book"))
+                      if self.has(*p)]
+            self.add("rule-for-disabled", "warning", f"wild cards never stand in a spread: none of the "
+                     f"{len(spreads):,} spreads the meld rules allow (min_natural {rs.min_natural}, books of "
+                     f"{rs.book_min} to {rs.book_max}, runs of {rs.run_min} to {rs.run_max or rs.pack.run_length}) "
+                     "has room for one", ("melds", "wild_cards"), *causes,
+                     hint="lower melds.min_natural below the largest spread, or set wild_cards: false")
 
     def deal_wins(self) -> OddsTable | None:
         rs = self.rs
@@ -373,9 +427,13 @@ class _Linter:
             if odds.hands is None:
                 continue
             if odds.hands == 0:
+                wild = self.data["pack"].get("wild_value", "own")
+                wild_words = f", wild cards counting {wild} (pack.wild_value)" if wild != "own" and any(rs.pack.wild) \
+                    else ""
                 self.add("deal-win-impossible", "error",
                          f"no hand of {size} cards can meet '{odds.rule}' with this pack{decks} and these values "
-                         f"(hands count {table.min_count} to {table.max_count})", path, *seats, ("pack", "values"))
+                         f"(hands count {table.min_count} to {table.max_count}{wild_words})", path, *seats,
+                         ("pack", "values"), *((("pack", "wild_value"),) if wild_words else ()))
             elif odds.hands == odds.total:
                 self.add("deal-win-always", "error", f"every hand{hand}{decks} meets '{odds.rule}': no hand would be "
                          "played", path, *seats)
@@ -611,7 +669,7 @@ class _Linter:
 
     @functools.cached_property
     def asker(self) -> Asker:
-        return Asker(self.rs, self.name_ranges)
+        return Asker(self.rs, self.name_ranges, self.most_held())
 
     def _amount_by_relations(self, path: Path, source: str) -> tuple[Num | None, str] | None:
         """An amount of a payout or bonus decided by the solver, for a payer of its 'from' and a

@@ -19,6 +19,7 @@ import z3
 from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.tools.lint.intervals import Abs
 from tonkdsl.tools.lint.smt import Answer, Moment, Table, Unknown
+from tonkdsl.tools.lint.spreads import Spreads
 
 # The most table sizes asked about: each size is one solver; rulesets allow 2 to 8 players or so.
 MAX_SIZES = 8
@@ -33,8 +34,9 @@ class Verdict:
     example: str = ""
 
 
-def moment(rs: Ruleset, path: tuple[Any, ...]) -> Moment:
-    """The facts that hold where ``path``'s expression is evaluated."""
+def moment(rs: Ruleset, path: tuple[Any, ...], held: int = 14) -> Moment:
+    """The facts that hold where ``path``'s expression is evaluated; ``held`` is the most cards
+    a hand holds (a spread just laid came from one)."""
     if len(path) > 1 and path[0] == "endings":
         kind = str(path[1])
         ending = rs.endings.get(kind)
@@ -53,6 +55,19 @@ def moment(rs: Ruleset, path: tuple[Any, ...]) -> Moment:
             in_turn = [own_turn] if rs.slapping is None and rs.eat_allowed is None else []
             return Moment(facts=in_turn, empty_hand=True, winners=winners)
         return Moment(winners=winners)
+    on = _event(rs, path)
+    if on is not None:
+        facts = []
+        if on == "spread_hit" and rs.slapping is None and rs.hit_spreads != "any":
+            # Whose spreads may be hit is known at a hit (a slap may play onto any spread).
+            facts.append(("owner == actor" if rs.hit_spreads == "own" else "owner != actor",
+                          f"with hits.spreads: {rs.hit_spreads}, a player hits only "
+                          f"{'their own' if rs.hit_spreads == 'own' else 'the others'} spreads", True))
+        spreads = Spreads(rs, hit=on == "spread_hit", held=held) if path[0] == "bonuses" and \
+            on in ("spread_laid", "spread_hit") else None
+        return Moment(facts=facts, spreads=spreads)
+    if path[:3] == ("melds", "hold", "except"):
+        return Moment(spreads=Spreads(rs, held=held))
     if path[:2] == ("turn", "drop") and rs.stock_exhausted == "last_card_drawn" and rs.drop_at == ("start",):
         # The engine ends the hand at the start of a turn with an empty stock (turn.py), so a
         # drop at the start of a turn always sees a card in the stock.
@@ -61,11 +76,33 @@ def moment(rs: Ruleset, path: tuple[Any, ...]) -> Moment:
     return Moment()
 
 
+def _event(rs: Ruleset, path: tuple[Any, ...]) -> str | None:
+    """The event a bonus or a counter's event of ``path`` happens on."""
+    if len(path) > 1 and path[0] == "bonuses" and isinstance(path[1], int) and path[1] < len(rs.bonuses):
+        return rs.bonuses[path[1]].on
+    if len(path) > 3 and path[0] == "counters" and path[2] == "events":
+        counter = next((c for c in rs.counters if c.name == path[1]), None)
+        if counter is not None and isinstance(path[3], int) and path[3] < len(counter.events):
+            return counter.events[path[3]].on
+    return None
+
+
+def _moment_key(path: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Paths that share a moment (one table per moment and size): an ending, a bonus, a rule."""
+    if path and path[0] in ("endings", "bonuses"):
+        return tuple(path[:2])
+    if path and path[0] == "counters":
+        return tuple(path[:4])
+    if path[:2] == ("turn", "drop") or path[:3] == ("melds", "hold", "except"):
+        return tuple(path[:3])
+    return ()
+
+
 class Asker:
     """Builds one table per size and moment, and asks questions over all sizes."""
 
-    def __init__(self, rs: Ruleset, ranges: Mapping[str, Abs]) -> None:
-        self.rs, self.ranges = rs, ranges
+    def __init__(self, rs: Ruleset, ranges: Mapping[str, Abs], held: int = 14) -> None:
+        self.rs, self.ranges, self.held = rs, ranges, held
         sizes = list(range(max(2, rs.players_min), rs.players_max + 1))
         self.sizes = sizes if len(sizes) <= MAX_SIZES else sizes[:MAX_SIZES - 1] + sizes[-1:]
         self.counters = [c.name for c in rs.counters]
@@ -74,13 +111,14 @@ class Asker:
 
     def ask(self, path: tuple[Any, ...], build: Callable[[Table], Any], about: str = "") -> Verdict | None:
         """``build`` turns a table into the goal. None: undecided (an unknown name, a timeout)."""
-        key = tuple(path[:2]) if path and path[0] == "endings" else ()
+        key = _moment_key(path)
         proof: Answer | None = None
         for n in self.sizes:
             try:
                 table = self.tables.get((key, n))
                 if table is None:  # one table per moment and size: its facts are built once
-                    table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path), self.counters,
+                    table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path, self.held),
+                                                        self.counters,
                                                         self.choices)
                 got = table.ask(build(table), about)
             except (Unknown, z3.Z3Exception):  # a name the model does not follow: undecided

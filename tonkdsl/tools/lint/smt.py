@@ -28,6 +28,7 @@ from lark import Token, Tree
 from tonkdsl.language.expr.compiler import ExprError, parse
 from tonkdsl.language.names import GLOBALS, PLAYER_ATTRS
 from tonkdsl.tools.lint.intervals import INF, Abs, Num
+from tonkdsl.tools.lint.spreads import Spreads, TooManySpreads
 
 # Per-player names whose value the model follows (any other per-player name is unknown: a
 # question that reads it is undecided). A counter is a per-player number too (added by name).
@@ -48,6 +49,7 @@ class Moment:
     facts: list[tuple[str, str, bool]] = field(default_factory=list)  # (source, words, holds)
     empty_hand: bool = False  # the actor has just gone out
     winners: str | None = None  # the ending's winners (for the name 'winners')
+    spreads: Spreads | None = None  # the spreads 'spread' can be (a bonus on spread_laid...)
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,11 @@ class Table:
         self.vars: dict[str, z3.ArithRef | z3.BoolRef] = {}
         self.fresh = 0
         self.seats = {"actor": z3.IntVal(0), "self": z3.IntVal(0)}
+        # Parts of the expression being read that read only 'spread', by parse node: their
+        # values are the engine's on the listed spreads (lint/spreads.py).
+        # (The node is kept with its term: an id is reused once its node is freed.)
+        self.spread_terms: dict[int, tuple[Tree[Token], z3.ExprRef]] = {}
+        self.spread_examples: list[tuple[list[z3.ExprRef], dict[tuple[Any, ...], tuple[int, ...]]]] = []
         for role in ("payer", "payee", "scored", "owner", "dealer"):
             self.seats[role] = self.seat_var(role)
         for role, same in moment.roles.items():
@@ -165,19 +172,59 @@ class Table:
 
     # --- expressions ------------------------------------------------------------------------
     def formula(self, source: str, subject: z3.ArithRef, item: int | None = None) -> Any:
-        try:
-            tree = parse(source)
-        except ExprError:
-            raise Unknown(source) from None
-        return self.expr(tree, subject, item)
+        return self.expr(self.parsed(source), subject, item)
 
     def set_of(self, source: str) -> list[Any]:
         """The set of players ``source`` names, read for the actor (seat 0)."""
+        return self.members(self.parsed(source), z3.IntVal(0))
+
+    def parsed(self, source: str) -> Tree[Token]:
         try:
             tree = parse(source)
         except ExprError:
             raise Unknown(source) from None
-        return self.members(tree, z3.IntVal(0))
+        if self.moment.spreads is not None and "spread" in source:
+            self.read_spreads(source, tree)
+        return tree
+
+    def read_spreads(self, source: str, tree: Tree[Token]) -> None:
+        """Tie the parts of ``tree`` that read only 'spread' to the values they take together
+        on the spreads the melds allow: one fact, 'the spread is one of these'."""
+        assert self.moment.spreads is not None
+        found: list[Tree[Token]] = []
+        stack: list[Any] = [tree]
+        while stack:
+            t = stack.pop()
+            if not isinstance(t, Tree):
+                continue
+            if str(t.data) != "name" and _reads_only_spread(t):
+                found.append(t)
+            else:
+                stack.extend(t.children)
+        if not found:
+            return
+        texts = [source[t.meta.start_pos:t.meta.end_pos] for t in found]
+        try:
+            profiles, words = self.moment.spreads.profiles(self.n, texts)
+        except TooManySpreads:
+            raise Unknown("spread") from None
+        sample = next(iter(profiles), None)
+        if sample is None:
+            self.fact(z3.BoolVal(False), words)
+            return
+        terms: list[z3.ExprRef] = []
+        for t, text, value in zip(found, texts, sample):
+            if isinstance(value, bool):
+                term: z3.ExprRef = z3.Bool(f"spread:{text}")
+            elif isinstance(value, int):
+                term = z3.Int(f"spread:{text}")
+            else:
+                raise Unknown(text)  # a list of cards: not a number or a truth
+            self.spread_terms[id(t)] = (t, term)
+            terms.append(term)
+        self.fact(z3.Or([z3.And([x == (z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v))
+                                 for x, v in zip(terms, key)]) for key in profiles]), words)
+        self.spread_examples.append((terms, profiles))
 
     def members(self, t: Tree[Token] | Token, subject: z3.ArithRef) -> list[Any]:
         """A set of players as one formula per seat (seat s is in the set)."""
@@ -192,6 +239,9 @@ class Table:
         """A z3 term (number, truth), a set (list of per-seat truths) or a seat (a role)."""
         if isinstance(t, Token):
             raise Unknown(str(t))
+        known = self.spread_terms.get(id(t))
+        if known is not None and known[0] is t:
+            return known[1]
         kind = str(t.data)
         kids = list(t.children)
         if kind == "number":
@@ -330,7 +380,19 @@ class Table:
                         continue
                     who = names.get(int(seat), f"seat {seat}") if seat else ""
                     shown.append(f"{name} {got} for {who}" if seat else f"{name} {got}")
+        for terms, profiles in self.spread_examples:
+            chosen = [str(model.eval(x, model_completion=True)).lower() for x in terms]
+            for values, spread in profiles.items():
+                if chosen == [str(v).lower() for v in values]:
+                    shown.insert(0, "the spread " + " ".join(self.moment.spreads.names(self.n, spread)))  # type: ignore[union-attr]
+                    break
         return ", ".join(shown[:6])
+
+
+def _reads_only_spread(t: Tree[Token]) -> bool:
+    """Whether the names ``t`` reads are 'spread' and nothing else (no player's attribute)."""
+    names = [str(s.children[0]) for s in t.iter_subtrees() if str(s.data) == "name"]
+    return bool(names) and set(names) == {"spread"} and not any(str(s.data) == "attr" for s in t.iter_subtrees())
 
 
 def _range_words(name: str, r: Num) -> str:
