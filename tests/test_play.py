@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tonkdsl.interpreter import actions as A
@@ -113,6 +114,12 @@ def test_parse_input_short_forms() -> None:
     assert parse_input("sp 8d 8h 8c", legal) == A.Spread(("8D", "8H", "8C"))
     assert parse_input("h 8S 1", legal) == A.Hit(("8S",), 1)
     assert parse_input("hit 8S on 2", legal) == A.Hit(("8S",), 2)
+    # One-word actions are actions, not cards: eating the discard and declining it are typed.
+    assert parse_input("eat", [A.Eat(), A.Pass()]) == A.Eat()
+    assert parse_input("pass", [A.Eat(), A.Pass()]) == A.Pass()
+    assert parse_input("drop", legal) == A.Drop()
+    with pytest.raises(A.ActionSyntaxError, match="'zz' is not an action or a card"):
+        parse_input("zz", legal)
 
 
 def test_a_save_with_an_illegal_action_is_refused(tmp_path: Path) -> None:

@@ -314,3 +314,31 @@ def test_the_page_puts_no_data_into_it_as_html() -> None:
 
     page = (resources.files("tonkdsl.tools.serve") / "table.html").read_text(encoding="utf-8")
     assert "innerHTML" not in page and "insertAdjacentHTML" not in page and "outerHTML" not in page
+
+
+def test_eat_and_pass_are_played_by_people_at_the_table() -> None:
+    # Two people at a table with eating: every legal action, sent as its button's text, is
+    # accepted, 'eat' and 'pass' included (they were once read as card names), until the hand ends.
+    from tonkdsl.interpreter.table import EAT
+
+    eating = str(Path(__file__).parent / "variations" / "x15-eating.yaml")
+    asked = 0
+    for seed in range(200):
+        if asked >= 3:
+            break
+        room = _room(eating, seed=seed)
+        seats = [room.join(room.code, None) for _ in range(2)]
+        rng = Rng(seed)
+        for _ in range(400):
+            state = room.game.state
+            assert state is not None
+            if state.is_terminal():
+                break
+            here = state.current_player()
+            seat = next(s for s in seats if room.local_seat(s) == here)
+            if state.phase == EAT:
+                asked += 1
+            room.act(seat, str(rng.choice(state.legal_actions())))
+        else:
+            raise AssertionError("the hand did not end")
+    assert asked > 0, "no discard could be eaten in these hands: choose other seeds"

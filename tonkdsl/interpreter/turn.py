@@ -405,10 +405,14 @@ class TurnRules:
                 raise IllegalAction(str(exc)) from None
         if self._outcome is not None:
             raise IllegalAction("the hand is over")
-        if self.phase == EAT and player is not None and player != self.out_of_turn_seat:
-            if isinstance(action, A.Eat) and player in self.eat_queue:
+        if self.phase == EAT:
+            if player is not None and player != self.out_of_turn_seat and isinstance(action, A.Eat) \
+                    and player in self.eat_queue:
                 return self._do_eat(player, action)
-            if self.may_act_out_of_turn(player, action):
+            # The next player's own turn action (a draw, a drop) means nobody eats, whether or
+            # not they are the one being asked: players at a table just take their turn.
+            who = self.out_of_turn_seat if player is None else player
+            if who is not None and not isinstance(action, (A.Eat, A.Pass)) and self.may_act_out_of_turn(who, action):
                 self._close_eat_window()  # the next player acts: nobody eats
                 if self._outcome is not None:
                     raise IllegalAction("the hand is over")

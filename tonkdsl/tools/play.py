@@ -387,7 +387,11 @@ def parse_input(text: str, legal: Sequence[A.Action]) -> A.Action:
         if rest[-2].lower() != "on":
             rest = rest[:-1] + ["on", rest[-1]]
         return A.parse_action("hit " + " ".join(rest))
-    if len(words) == 1 and head not in ("drop", "claim"):
+    if len(words) == 1:
+        try:  # a one-word action first (drop, claim, eat, pass), then a card to discard
+            return A.parse_action(text)
+        except A.ActionSyntaxError:
+            pass
         try:
             return A.parse_action("discard " + words[0])
         except A.ActionSyntaxError:
