@@ -52,3 +52,39 @@ def test_bonuses_are_paid_during_the_hand_and_kept() -> None:
     assert [(p.rule, p.payer, p.payee, p.amount) for p in state.paid] == [
         ("four-of-a-kind", 1, 0, 1), ("four-of-a-kind", 2, 0, 1)]
     assert not state.is_terminal()
+
+
+def test_money_at_the_deal_is_conserved_and_a_pot_is_needed_to_pay_from_it(tmp_path: Any) -> None:
+    import pytest
+
+    from tonkdsl import LoadError
+
+    session = play_session(VAR / "x30-money-at-the-deal.yaml", 30, 7)
+    assert sum(session.ledger) + session.pot == 0
+    no_pot = tmp_path / "no-pot.yaml"
+    no_pot.write_text("extends: standard\nname: No pot\ndeal_wins:\n  rules:\n"
+                      "    - {id: tonk-49-50, when: \"count in [49, 50]\", pays: pot, from: pot}\n")
+    with pytest.raises(LoadError) as exc:
+        load_ruleset(no_pot)
+    (d,) = [d for d in exc.value.diagnostics if d.code == "pot-missing"]
+    assert (d.line, d.message) == (5, "this payout pays to or from the pot, but the ruleset has no pot")
+
+
+def test_a_bonus_on_the_deal_is_paid_to_each_player_dealt_four_of_a_kind() -> None:
+    from tonkdsl.interpreter.engine import deal
+
+    rs = load_ruleset(VAR / "x30-money-at-the-deal.yaml")
+
+    def four_of_a_kind(hand: list[int], ranks: tuple[str, ...]) -> bool:
+        return max(sum(1 for c in hand if ranks[c] == ranks[x]) for x in hand) >= 4
+
+    for seed in range(20000):  # the first seed that deals somebody four of a kind
+        state = deal(rs, 3, seed=seed)
+        fours = [s for s in range(3) if four_of_a_kind(state.hands[s], state.pack.ranks)]
+        if fours:
+            break
+    else:
+        raise AssertionError("no seed dealt four of a kind")
+    bonus = [p for p in state.paid if p.rule == "dealt-four-of-a-kind"]
+    assert {p.payee for p in bonus} == set(fours) and len(bonus) == 2 * len(fours)
+    assert state.paid[:3] == [Payment("ante", s, POT, 1) for s in range(3)]  # the antes come first

@@ -513,6 +513,11 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     state.stats[state.current].turns = 1
     if rs.ante is not None:
         _antes(state, rs.ante)
+    if "dealt" in state.melds.events_listened:
+        # Each player's 'dealt' event, from the dealer's left: bonuses on the deal are paid (and
+        # counters set) before the automatic wins, so a hand that ends on the deal keeps them.
+        for seat in seat_order(dealer, num_players):
+            state._event("dealt", seat)
     state.check_deal_wins()
     if state._outcome is None and state.melds.on_turn_start:
         state._event("turn_start", state.current)

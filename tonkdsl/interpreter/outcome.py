@@ -151,10 +151,13 @@ def deal_win_payments(state: "State", winner: int, rule: "DealWin") -> list[Paym
     for p in payers:
         if p == winner:
             continue
-        ctx.payer, ctx.payee = p, winner
+        ctx.payer, ctx.payee = (None, None) if p == POT else (p, winner)
         amount = rule.pays(ctx)
         if amount < 0:
             raise EvalError(f"the automatic win '{rule.id}' pays a negative amount ({amount})")
+        if p == POT:  # the pot pays what it holds, and later amounts read it as it is now
+            amount = min(amount, state.pot)
+            state.pot -= amount
         if amount:
             out.append(Payment(rule.id, p, winner, amount))
     return out

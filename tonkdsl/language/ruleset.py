@@ -471,7 +471,8 @@ class _Builder:
             base = ("deal_wins", "rules", i)
             when = self.expr(base + ("when",), BOOL, act)
             pays = self.expr(base + ("pays",), NUM, act)
-            payers = self.expr(base + ("from",), PLAYERS, act, required=False)
+            # Who pays an automatic win: the others by default, a set of players, or the pot.
+            payers = self._side(base + ("from",), act, ()) if "from" in rule else None
             claim = self.expr(base + ("claim",), BOOL, act, required=False)
             scores = self.scores(base + ("scores",), act)
             if when and pays:

@@ -29,7 +29,7 @@ _SEVERAL = {
 }
 _TIE = {"redeal": "the cards are dealt again", "dead_hand": "the hand is dead", "nearest_left":
         "the one nearest the dealer's left wins", "all_paid": "all of them are paid"}
-_EVENTS = {"turn_start": "a turn starts", "drew": "the player draws", "drew_stock": "the player draws from the stock",
+_EVENTS = {"dealt": "the player's hand is dealt", "turn_start": "a turn starts", "drew": "the player draws", "drew_stock": "the player draws from the stock",
            "drew_discard": "the player takes the discard", "spread_laid": "the player lays a new spread",
            "spread_hit": "a spread is hit", "discarded": "the player discards", "round_end": "a round ends"}
 _TARGET = {"actor": "the player's", "owner": "the spread owner's", "everyone": "everyone's"}
@@ -177,8 +177,11 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
             timing = (f"may claim a win at the start of their turn while {words(r.claim.source)}"
                       if r.claim is not None else "wins at once and the hand is not played")
             extra = f" (priority {r.priority})" if rs.several_deal_wins == "best" else ""
-            w.lines.append(f"- {r.id}{extra}: when {words(r.when.source)}, the player {timing}; {payers} pays "
-                           f"{amount(r.pays.source, stake)}.")
+            pot = r.payers is not None and r.payers.source.strip() == "pot"
+            most = "" if r.pays.source.strip() == "pot" else " (all it holds at most)"
+            paid = (f"the pot pays the player {amount(r.pays.source, stake)}{most}" if pot else
+                    f"{payers} pays {amount(r.pays.source, stake)}")
+            w.lines.append(f"- {r.id}{extra}: when {words(r.when.source)}, the player {timing}; {paid}.")
             for e in r.scores:
                 w.lines.append(f"  Score sheet: {words(e.players.source)} each add {words(e.points.source)}.")
         several = _SEVERAL[rs.several_deal_wins]
@@ -334,7 +337,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         money.lines.append(f"A pot: when a hand is dealt each player puts {amount(rs.ante.source, stake)} into it. "
                            "Payouts from or to 'pot' take from it or add to it; a pot nobody wins carries over to "
                            "the next hand.")
-    events = {"spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
+    events = {"dealt": "a player's hand is dealt (before the automatic wins)",
+              "spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
               "drew": "a player draws", "drew_stock": "a player draws from the stock",
               "drew_discard": "a player takes the discard", "discarded": "a player discards",
               "turn_start": "a turn starts", "round_end": "a round ends"}

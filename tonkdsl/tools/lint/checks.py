@@ -220,7 +220,8 @@ class _Linter:
         rs = self.rs
         if rs.ante is not None:
             pays_out = any(t.payers.source == "pot" for e in rs.endings.values() for t in e.payouts) or any(
-                b.transfer.payers.source == "pot" for b in rs.bonuses)
+                b.transfer.payers.source == "pot" for b in rs.bonuses) or any(
+                w.payers is not None and w.payers.source.strip() == "pot" for w in rs.deal_wins)
             if not pays_out:
                 self.add("pot-never-won", "error", "each player antes into the pot, but no payout takes from it: "
                          "the pot only grows", ("pot", "ante"),
