@@ -75,3 +75,29 @@ def test_a_points_sheet_lists_no_money_payouts() -> None:
     ends = sheet.split("How a hand ends")[1]
     assert "No money changes hands" in sheet and "Score sheet:" in ends
     assert "(tonk-out)" not in ends and " pays " not in ends  # the inherited money payouts are not listed
+
+
+def test_table_customs_are_printed_as_written_and_diffed_entry_by_entry() -> None:
+    from click.testing import CliRunner
+
+    from tonkdsl import load_ruleset
+    from tonkdsl.cli import main
+    from tonkdsl.tools.explain import explain
+    from conftest import TESTS
+
+    path = TESTS / "variations" / "x30-table-customs.yaml"
+    text = explain(load_ruleset(path), "text", 1)
+    assert text.endswith(
+        "At a physical table\n-------------------\n"
+        "A digital table deals, counts and refuses illegal plays, so these never happen there; at a table of "
+        "cards, this table's custom is:\n"
+        "- Misdeal: A misdeal (a wrong number of cards to anyone) is dealt again by the same dealer, no penalty.\n"
+        "- Exposed card: A card turned face up while dealing goes to the bottom of the stock and the dealer deals "
+        "another.\n")
+    out = CliRunner().invoke(main, ["diff", "standard", str(path)]).output
+    assert ('Custom at a physical table added: misdeal: "A misdeal (a wrong number of cards to anyone) is dealt '
+            'again by the same dealer, no penalty."  ($.table_customs[0])') in out
+    # A bonus list that appears is said bonus by bonus, never as raw YAML.
+    out = CliRunner().invoke(main, ["diff", "standard", str(TESTS / "variations" / "x30-money-at-the-deal.yaml")]).output
+    assert ("Bonus paid at once added: dealt-four-of-a-kind on dealt: every other player pays the player 1 (stake)"
+            "  ($.bonuses[0])") in out

@@ -206,6 +206,9 @@ class Ruleset:
     # the fewest players, ``packs`` every pack by its number of decks.
     decks: tuple[tuple[int, int], ...] = ((12, 1),)
     packs: dict[int, Pack] = field(default_factory=dict, repr=False, compare=False)
+    # The table's own words for what only happens at a physical table (a misdeal): (id, text),
+    # printed in the rules sheet; the engine never reads them.
+    table_customs: tuple[tuple[str, str], ...] = ()
     # What the interpreter builds from this ruleset on first use and keeps with it (the meld
     # rules of each pack: tonkdsl.interpreter.melds.table_for); not part of the ruleset's value.
     tables: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -543,6 +546,7 @@ class _Builder:
         first = next((n for up_to, n in decks if players_min <= up_to), decks[-1][1])
         return Ruleset(
             name=d["name"], description=d.get("description", ""), source=self.doc.source_of(()).file,
+            table_customs=tuple((str(c["id"]), str(c["text"])) for c in d.get("table_customs") or ()),
             players_min=players_min, players_max=d["players"]["max"], pack=packs[first],
             hand_size=deal["hand_size"], upcard=deal["upcard"],
             first_dealer=deal.get("first_dealer", "highest_cut"), rotation=deal.get("rotation", "left"),

@@ -81,18 +81,28 @@ def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
     if kind == "transfer":
         return (f"{item['id']}: {words(str(item.get('from', '?')))} pays {words(str(item.get('to', '?')))} "
                 f"{amount(str(item.get('amount', '?')), stake)}")
+    if kind == "bonus":
+        return (f"{item['id']} on {item.get('on', '?')}: {words(str(item.get('from', '?')))} pays "
+                f"{words(str(item.get('to', '?')))} {amount(str(item.get('amount', '?')), stake)}")
+    if kind == "custom":
+        return f"{item['id']}: \"{item.get('text', '')}\""
     return f"{item['id']}"
 
 
 def _kind(path: tuple[Any, ...]) -> str:
     if path[:2] == ("deal_wins", "rules"):
         return "deal_win"
+    if path == ("table_customs",):
+        return "custom"
+    if path == ("bonuses",):
+        return "bonus"
     if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
         return "transfer"
     return "entry"
 
 
-_ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry"}
+_ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry",
+               "custom": "Custom at a physical table", "bonus": "Bonus paid at once"}
 
 
 def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:
@@ -105,7 +115,10 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
                     continue
                 walk(x.get(key, _MISSING), y.get(key, _MISSING), path + (key,))
             return
-        if is_id_list(x) and is_id_list(y):
+        # A list of entries with ids on one side and nothing (or an empty list) on the other is
+        # said entry by entry ("Payout removed: ..."), never as raw YAML.
+        if (is_id_list(x) or is_id_list(y)) and all(is_id_list(v) or v is _MISSING or v == [] for v in (x, y)):
+            x, y = (v if is_id_list(v) else [] for v in (x, y))
             xs, ys = {e["id"]: e for e in x}, {e["id"]: e for e in y}
             kind = _kind(path)
             for i, e in enumerate(x):
@@ -249,13 +262,6 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
                 return "no pot"
             return f"a pot, each player antes {words(str(v.get('ante') if isinstance(v, dict) else v))}"
         return f"{ante(x)} -> {ante(y)}"
-    if path == ("bonuses",):
-        def bonuses(v: Any) -> str:
-            if v is _MISSING or not v:
-                return "no bonus"
-            return "; ".join(f"{b.get('id')} on {b.get('on')}: {words(str(b.get('from')))} pays "
-                             f"{words(str(b.get('to')))} {amount(str(b.get('amount')), stake)}" for b in v)
-        return f"Bonuses paid at once: {bonuses(x)} -> {bonuses(y)}"
     if path == ("limits",):
         def lims(v: Any) -> str:
             if v is _MISSING or not v:

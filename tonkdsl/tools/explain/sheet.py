@@ -389,6 +389,13 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                               "that the first player to lay a spread of three takes"
                               + (", carried over from deal to deal until won." if bet.carry_over else "."))
     out.append(sess)
+    if rs.table_customs:
+        customs = Section("At a physical table")
+        customs.lines.append("A digital table deals, counts and refuses illegal plays, so these never happen there; "
+                             "at a table of cards, this table's custom is:")
+        customs.lines += [f"- {cid.replace('-', ' ').replace('_', ' ').capitalize()}: {text.strip()}"
+                          for cid, text in rs.table_customs]
+        out.append(customs)
     return out
 
 
