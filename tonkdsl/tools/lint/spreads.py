@@ -99,8 +99,8 @@ def _listed(rs: Ruleset, n: int, hit: bool, most: int | None) -> tuple[tuple[tup
 
 
 def _words(rs: Ruleset, spreads: Sequence[tuple[int, ...]], hit: bool) -> str:
-    kinds = [k for k, on in (("books", rs.hit_books), ("runs", rs.hit_runs)) if on or not hit]
-    what = (f"a spread just hit is a {' or '.join(k[:-1] for k in kinds)} longer than its least (hits: "
+    kinds = [k for k, on in (("book", rs.hit_books), ("run", rs.hit_runs)) if on]
+    what = (f"a spread just hit is a {' or '.join(kinds) or 'spread no rule lets be hit'} longer than its least (hits: "
             f"books {str(rs.hit_books).lower()}, runs {str(rs.hit_runs).lower()})" if hit else
             f"a spread is one the meld rules allow (books of {rs.book_min} to {rs.book_max} cards, runs of "
             f"{rs.run_min} or more)")
