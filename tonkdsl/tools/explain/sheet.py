@@ -29,7 +29,8 @@ _SEVERAL = {
 }
 _TIE = {"redeal": "the cards are dealt again", "dead_hand": "the hand is dead", "nearest_left":
         "the one nearest the dealer's left wins", "all_paid": "all of them are paid"}
-_EVENTS = {"dealt": "the player's hand is dealt", "turn_start": "a turn starts", "drew": "the player draws", "drew_stock": "the player draws from the stock",
+_EVENTS = {"dealt": "the player's hand is dealt", "turn_start": "a turn starts", "drew": "the player draws",
+           "drew_stock": "the player draws from the stock",
            "drew_discard": "the player takes the discard", "spread_laid": "the player lays a new spread",
            "spread_hit": "a spread is hit", "discarded": "the player discards", "round_end": "a round ends"}
 _TARGET = {"actor": "the player's", "owner": "the spread owner's", "everyone": "everyone's"}

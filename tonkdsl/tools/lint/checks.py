@@ -59,7 +59,7 @@ from tonkdsl.language.yamlsrc import Source, load_yaml_file
 from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.tools.lint.relations import Asker, Verdict
-from tonkdsl.tools.lint.spreads import Spreads, TooManySpreads
+from tonkdsl.tools.lint.spreads import TooManySpreads
 
 FREQUENT = 0.05
 CODES = {
@@ -375,7 +375,7 @@ class _Linter:
         if not rs.wild_in_melds or not any(rs.pack.wild) or rs.max_wild == 0:
             return  # no wild card to stand in, or max_wild: 0 (said as rule-for-disabled)
         try:
-            spreads, _ = Spreads(rs, held=self.most_held()).spreads(rs.players_min)
+            spreads, _ = self.asker.listed[False].spreads(rs.players_min)
         except TooManySpreads:
             return
         wild = {c for c in range(len(rs.pack)) if rs.pack.wild[c]}

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 
 import z3
 
-from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset
 from tonkdsl.tools.lint.intervals import Abs
 from tonkdsl.tools.lint.smt import Answer, Moment, Table, Unknown
 from tonkdsl.tools.lint.spreads import Spreads
@@ -34,9 +34,10 @@ class Verdict:
     example: str = ""
 
 
-def moment(rs: Ruleset, path: tuple[Any, ...], held: int = 14) -> Moment:
-    """The facts that hold where ``path``'s expression is evaluated; ``held`` is the most cards
-    a hand holds (a spread just laid came from one)."""
+def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | None = None) -> Moment:
+    """The facts that hold where ``path``'s expression is evaluated; ``listed`` holds the spreads
+    of the ruleset, laid (False) and just hit (True), listed once for every moment."""
+    listed = listed if listed is not None else spread_lists(rs, MAX_SEAT_CARDS + 1)
     if len(path) > 1 and path[0] == "endings":
         kind = str(path[1])
         ending = rs.endings.get(kind)
@@ -63,17 +64,23 @@ def moment(rs: Ruleset, path: tuple[Any, ...], held: int = 14) -> Moment:
             facts.append(("owner == actor" if rs.hit_spreads == "own" else "owner != actor",
                           f"with hits.spreads: {rs.hit_spreads}, a player hits only "
                           f"{'their own' if rs.hit_spreads == 'own' else 'the others'} spreads", True))
-        spreads = Spreads(rs, hit=on == "spread_hit", held=held) if path[0] == "bonuses" and \
-            on in ("spread_laid", "spread_hit") else None
+        spreads = listed[on == "spread_hit"] if path[0] == "bonuses" and on in ("spread_laid", "spread_hit") \
+            else None
         return Moment(facts=facts, spreads=spreads)
     if path[:3] == ("melds", "hold", "except"):
-        return Moment(spreads=Spreads(rs, held=held))
+        return Moment(spreads=listed[False])
     if path[:2] == ("turn", "drop") and rs.stock_exhausted == "last_card_drawn" and rs.drop_at == ("start",):
         # The engine ends the hand at the start of a turn with an empty stock (turn.py), so a
         # drop at the start of a turn always sees a card in the stock.
         return Moment(facts=[("stock >= 1", "a drop comes at the start of a turn, and with stock.exhausted: "
                                             "last_card_drawn a turn starts only with a card in the stock", True)])
     return Moment()
+
+
+def spread_lists(rs: Ruleset, held: int) -> dict[bool, Spreads]:
+    """The spreads laid (False: from a hand of at most ``held`` cards) and just hit (True); each
+    is listed when first asked about."""
+    return {hit: Spreads(rs, hit=hit, held=held) for hit in (False, True)}
 
 
 def _event(rs: Ruleset, path: tuple[Any, ...]) -> str | None:
@@ -101,8 +108,9 @@ def _moment_key(path: tuple[Any, ...]) -> tuple[Any, ...]:
 class Asker:
     """Builds one table per size and moment, and asks questions over all sizes."""
 
-    def __init__(self, rs: Ruleset, ranges: Mapping[str, Abs], held: int = 14) -> None:
-        self.rs, self.ranges, self.held = rs, ranges, held
+    def __init__(self, rs: Ruleset, ranges: Mapping[str, Abs], held: int = MAX_SEAT_CARDS + 1) -> None:
+        self.rs, self.ranges = rs, ranges
+        self.listed = spread_lists(rs, held)
         sizes = list(range(max(2, rs.players_min), rs.players_max + 1))
         self.sizes = sizes if len(sizes) <= MAX_SIZES else sizes[:MAX_SIZES - 1] + sizes[-1:]
         self.counters = [c.name for c in rs.counters]
@@ -117,9 +125,8 @@ class Asker:
             try:
                 table = self.tables.get((key, n))
                 if table is None:  # one table per moment and size: its facts are built once
-                    table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path, self.held),
-                                                        self.counters,
-                                                        self.choices)
+                    table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path, self.listed),
+                                                        self.counters, self.choices)
                 got = table.ask(build(table), about)
             except (Unknown, z3.Z3Exception):  # a name the model does not follow: undecided
                 return None

@@ -22,7 +22,7 @@ from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.melds import MeldRules, table_for
 from tonkdsl.language.expr.compiler import EvalError, ExprError, compile_expr
 from tonkdsl.language.names import EvalContext, make_names
-from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset
 
 # The most candidate spreads listed for one table size: past it the questions are undecided.
 MAX_CANDIDATES = 50_000
@@ -36,7 +36,7 @@ class Spreads:
     """The spreads of a ruleset at each table size, listed once, and the values expressions
     take on them."""
 
-    def __init__(self, rs: Ruleset, hit: bool = False, held: int = 14) -> None:
+    def __init__(self, rs: Ruleset, hit: bool = False, held: int = MAX_SEAT_CARDS + 1) -> None:
         self.rs = rs
         self.hit = hit  # the spread has just been hit: a kind hits allow, past its least size
         # A spread just laid came from one hand: it holds at most the cards a hand holds. A hit
