@@ -56,17 +56,17 @@ def test_explain_every_shipped_ruleset_in_three_formats() -> None:
     assert md.startswith("# Washington State") and "## Waiting" in md
     assert "2 x the number of players x the stake" in md or "caught-dropper-pays" in md
     assert text.startswith("WASHINGTON STATE\n") and html.startswith("<!doctype html>")
-    assert "4 (2 * stake)" in md  # amounts worked out for the stake
+    assert "4 (2 x the stake)" in md  # amounts worked out for the stake
 
 
 def test_diff_standard_speno_names_every_b_difference() -> None:
     r = CliRunner().invoke(main, ["diff", "standard", "speno"])
     assert r.exit_code == 1
     out = r.output
-    assert "Automatic win added: tonk-15-or-less: the player's count is at most 15, paid 2 (2 * stake)" in out  # B1
+    assert "Automatic win added: tonk-15-or-less: the player's count is at most 15, paid 2 (2 x the stake)" in out  # B1
     assert "redeal -> all_paid  ($.deal_wins.several)" in out  # B1: tonk players pay each other nothing
     assert "Books can no longer be hit  ($.hits.books)" in out  # B2
-    assert "Payout tonk-out: How much each payer pays each receiver: 2 (2 * stake) -> 1 (stake)" in out  # B3
+    assert "Payout tonk-out: How much each payer pays each receiver: 2 (2 x the stake) -> 1 (the stake)" in out  # B3
 
 
 def test_diff_same_ruleset_exit_0() -> None:
@@ -85,3 +85,28 @@ def test_new_writes_a_valid_starter(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.output
     r = CliRunner().invoke(main, ["new", "our-table", "--from", "standard", "--dir", str(tmp_path)])
     assert r.exit_code == 2 and "exists already" in r.output
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("\n- ", "\n").replace("\n  ", "\n").split())
+
+
+def recipe_quotes() -> list[tuple[str, str]]:
+    """Each passage a recipe of docs/recipes.md quotes from its rules sheet (parts between '...')."""
+    out = []
+    title = ""
+    for line_block in re.split(r"^(###? .*)$", (DOCS / "recipes.md").read_text(), flags=re.M):
+        if line_block.startswith("### "):
+            title = line_block[4:].strip()
+            continue
+        for quote in re.findall(r"((?:^> .*\n?)+)", line_block, flags=re.M):
+            text = " ".join(q[2:] for q in quote.splitlines())
+            out += [(title, part.strip(" -")) for part in text.split("...") if part.strip(" -")]
+    return out
+
+
+@pytest.mark.parametrize("title,passage", recipe_quotes(), ids=lambda x: x[:40])
+def test_every_sheet_a_recipe_quotes_is_what_explain_prints(title: str, passage: str) -> None:
+    from tonkdsl.docgen import slug
+    sheets = [p.read_text() for p in (DOCS / "recipe-sheets").glob(f"{slug(title)}*.md")]
+    assert sheets and any(_plain(passage.replace(" - ", " ")) in _plain(sheet) for sheet in sheets)

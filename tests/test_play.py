@@ -46,7 +46,7 @@ def test_help_rules_hint() -> None:
     assert "sp 8D 8H 8C" in res.stdout
     # 'rules' says the rules sheet's words for this moment of the turn, not raw YAML.
     assert "A turn:\n  Play starts at the dealer's left and goes clockwise." in res.stdout
-    assert "The drop is won when the player's count is less than the lowest of the counts" in res.stdout
+    assert "The drop is won when your count is less than the lowest of the other players' counts" in res.stdout
     assert "wins_if:" not in res.stdout
     assert "The strong bot would play:" in res.stdout
 

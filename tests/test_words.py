@@ -52,7 +52,7 @@ def test_the_issue_example_keeps_its_parentheses() -> None:
 
 def test_wording_is_english() -> None:
     assert words("QS in hand") == "QS is among the cards in hand"
-    assert words("count(hand where is_joker) >= 2") == "the number of the cards in hand that are jokers is at least 2"
+    assert words("count(hand where is_joker) >= 2") == "the player holds at least 2 cards that are jokers"
     assert words("count in [49, 50]") == "the player's count is 49 or 50"
 
 
@@ -99,5 +99,5 @@ def test_table_customs_are_printed_as_written_and_diffed_entry_by_entry() -> Non
             'again by the same dealer, no penalty."  ($.table_customs[0])') in out
     # A bonus list that appears is said bonus by bonus, never as raw YAML.
     out = CliRunner().invoke(main, ["diff", "standard", str(TESTS / "variations" / "x30-money-at-the-deal.yaml")]).output
-    assert ("Bonus paid at once added: dealt-four-of-a-kind on dealt: every other player pays the player 1 (stake)"
+    assert ("Bonus paid at once added: dealt-four-of-a-kind on dealt: every other player pays 1 (the stake) to the player"
             "  ($.bonuses[0])") in out

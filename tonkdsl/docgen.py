@@ -1,12 +1,14 @@
 """Generated docs: the DSL reference (from the JSON Schema), the CLI reference (from click) and
-the rules sheets of the shipped rulesets (from ``tonk explain``). Generated, so they cannot drift:
+the rules sheets of the shipped rulesets and of the recipes (from ``tonk explain``). Generated, so they cannot drift:
 the tests fail when a file in docs/ differs from what this module makes.
 
     python -m tonkdsl.docgen [DOCS_DIR] [--check]
 """
 from __future__ import annotations
 
+import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -110,6 +112,41 @@ def ruleset_sheets() -> dict[str, str]:
     return {name: explain(load_ruleset(name), "md") for name in shipped_ruleset_names()}
 
 
+def recipe_blocks(text: str) -> dict[str, str]:
+    """Each whole ruleset of docs/recipes.md (a YAML block that extends one), by file name: the
+    recipe's title made a slug, "-2" and on for its second block and on."""
+    found: dict[str, str] = {}
+    title = ""
+    for block in re.split(r"^(##+ .*)$", text, flags=re.M):
+        if block.startswith("### "):
+            title = block[4:].strip()
+        elif not block.startswith("## "):
+            bodies = [b for b in re.findall(r"```yaml\n(.*?)```", block, flags=re.S)
+                      if re.search(r"^extends:", b, flags=re.M)]
+            for j, body in enumerate(bodies):
+                found[slug(title) + (f"-{j + 1}" if j else "")] = body
+    return found
+
+
+def slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60].rstrip("-")
+
+
+def recipe_sheets(docs: Path) -> dict[str, str]:
+    """The whole rules sheet of every recipe, so the sheet each recipe quotes is pinned and read."""
+    recipes = docs / "recipes.md"
+    if not recipes.exists():
+        return {}
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, body in recipe_blocks(recipes.read_text(encoding="utf-8")).items():
+            path = Path(tmp) / f"{name}.yaml"
+            path.write_text(body, encoding="utf-8")
+            out[name] = ("A recipe of [recipes.md](../recipes.md), as `tonk explain` prints it.\n\n"
+                         + explain(load_ruleset(path), "md"))
+    return out
+
+
 def valid_digests() -> str:
     """The digests of the shipped rulesets, each validated in full here (see schema_check)."""
     lines = []
@@ -126,6 +163,8 @@ def generated(docs: Path) -> dict[Path, str]:
              schema_path().parent / VALID_DIGESTS_FILE: valid_digests()}
     for name, text in ruleset_sheets().items():
         files[docs / "rulesets" / f"{name}.md"] = HEADER + "\n" + text
+    for name, text in recipe_sheets(docs).items():
+        files[docs / "recipe-sheets" / f"{name}.md"] = HEADER + "\n" + text
     return files
 
 

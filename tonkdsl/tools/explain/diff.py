@@ -13,7 +13,7 @@ from typing import Any
 from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import load_schema
-from tonkdsl.tools.explain.words import amount, words
+from tonkdsl.tools.explain.words import amount, payment, words
 
 
 @dataclass(frozen=True)
@@ -79,11 +79,11 @@ def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
         pays = amount(str(item.get("pays", "?")), stake)
         return f"{item['id']}: {words(str(item.get('when', '')))}, paid {pays}"
     if kind == "transfer":
-        return (f"{item['id']}: {words(str(item.get('from', '?')))} pays {words(str(item.get('to', '?')))} "
-                f"{amount(str(item.get('amount', '?')), stake)}")
+        said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake)
+        return f"{item['id']}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "bonus":
-        return (f"{item['id']} on {item.get('on', '?')}: {words(str(item.get('from', '?')))} pays "
-                f"{words(str(item.get('to', '?')))} {amount(str(item.get('amount', '?')), stake)}")
+        said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake)
+        return f"{item['id']} on {item.get('on', '?')}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "custom":
         return f"{item['id']}: \"{item.get('text', '')}\""
     return f"{item['id']}"

@@ -12,7 +12,7 @@ from typing import Any
 
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.ruleset import Ending, Ruleset, Transfer
-from tonkdsl.tools.explain.words import amount, words
+from tonkdsl.tools.explain.words import amount, one_player, payment, players, words
 
 _ENDING_TITLE = {
     "tonk_out": "Going out without a discard (tonk out)",
@@ -24,7 +24,7 @@ _ENDING_TITLE = {
 _SEVERAL = {
     "redeal": "no one is paid and the cards are dealt again",
     "dead_hand": "the hand is dead: no one is paid",
-    "all_paid": "every one of them is paid, each by every player without an automatic win",
+    "all_paid": "each of them is paid by every player without an automatic win",
     "best": "only the best is paid",
 }
 _TIE = {"redeal": "the cards are dealt again", "dead_hand": "the hand is dead", "nearest_left":
@@ -33,7 +33,7 @@ _EVENTS = {"dealt": "the player's hand is dealt", "turn_start": "a turn starts",
            "drew_stock": "the player draws from the stock",
            "drew_discard": "the player takes the discard", "spread_laid": "the player lays a new spread",
            "spread_hit": "a spread is hit", "discarded": "the player discards", "round_end": "a round ends"}
-_TARGET = {"actor": "the player's", "owner": "the spread owner's", "everyone": "everyone's"}
+_TARGET = {"actor": "the player's", "owner": "the spread owner's", "everyone": "every player's"}
 
 
 @dataclass
@@ -51,17 +51,31 @@ def _list(items: list[str]) -> str:
 
 
 def _transfer(t: Transfer, stake: int) -> str:
-    when = "" if t.when is None else f" when {words(t.when.source)}"
-    return (f"- {_cap(words(t.payers.source))} pays {words(t.payees.source)} {amount(t.amount.source, stake)} "
-            f"each{when} ({t.id}).")
+    said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake)
+    conds += [words(t.when.source)] if t.when is not None else []
+    return f"- {_cap(said)}{_when(conds)} ({t.id})."
 
 
-def _one_of(players: str) -> str:
-    """A set of players that names one of them: a single role reads as itself."""
-    text = words(players)
-    if players.strip() in ("dealer", "dropper", "actor", "self"):
-        return text
-    return f"{text} (the one nearest the dealer's left, if several)"
+def _when(conds: list[str]) -> str:
+    """" when A and B", or " unless A" where the one condition is a negated whole."""
+    if len(conds) == 1 and conds[0].startswith("not (") and conds[0].endswith(")") \
+            and conds[0].count("(") == 1:
+        return f" unless {conds[0][5:-1]}"
+    return f" when {' and '.join(conds)}" if conds else ""
+
+
+def _score(players_src: str, points_src: str, when_src: str | None) -> str:
+    """"Every other player adds their count to their score", the points read for each of them."""
+    who, cond = players(players_src)
+    conds = ([cond] if cond else []) + ([words(when_src)] if when_src is not None else [])
+    return f"Score sheet: {who} adds {words(points_src, 'scored')} to their score{_when(conds)}."
+
+
+def _extra_cards(to: str, n: int) -> str:
+    """" When there are 2 players, every player gets 4 more cards."""
+    who, cond = players(to)
+    said = f"{who} gets {abs(n)} {'more' if n > 0 else 'fewer'} {'card' if abs(n) == 1 else 'cards'}"
+    return f" When {cond}, {said}." if cond else f" {_cap(said)}."
 
 
 def _plural(n: int, thing: str) -> str:
@@ -98,8 +112,8 @@ def _pack_section(rs: Ruleset, ranks: list[str], suits: list[str], jokers: int, 
             by_rank.setdefault(pack.ranks[c], pack.options[c])
     own = {pack.names[c]: pack.options[c] for c in range(len(pack))
            if pack.options[c] != by_rank.get(pack.ranks[c], pack.options[c])}
-    p.lines.append("Card values: " + ", ".join(f"{r} {_value(v)}" for r, v in by_rank.items()) + "."
-                   + (" " + ", ".join(f"{n} counts {_value(v)}" for n, v in own.items()) + "." if own else ""))
+    p.lines.append("Card values: " + _values_by_rank(by_rank) + "."
+                   + (" But " + _list([f"{n} counts {_value(v)}" for n, v in own.items()]) + "." if own else ""))
     if pack.has_choices:
         p.lines.append("Where a card counts one value or another, its holder chooses: a rule about the holder holds "
                        "when some choice makes it hold (dealt 49 or 50 may count an ace high); everywhere else the "
@@ -127,6 +141,27 @@ def _pack_section(rs: Ruleset, ranks: list[str], suits: list[str], jokers: int, 
             ", its holder's choice" if len(value) > 1 else "")
         p.lines.append(f"Wild cards: {', '.join(map(str, wild))}; {where}{counts}.")
     return p
+
+
+def _values_by_rank(by_rank: dict[str, tuple[int, ...]]) -> str:
+    """"A counts 1; 2 to 10 count their number; J, Q and K count 10": ranks in a row that count
+    their own number, or count the same, are said together."""
+    groups: list[tuple[str, list[str], tuple[int, ...]]] = []  # (kind, ranks, value)
+    for rank, value in by_rank.items():
+        kind = "number" if rank.isdigit() and value == (int(rank),) else "same"
+        last = groups[-1] if groups else None
+        if last is not None and last[0] == kind and (kind == "number" or last[2] == value):
+            last[1].append(rank)
+        else:
+            groups.append((kind, [rank], value))
+    parts = []
+    for kind, ranks, value in groups:
+        if kind == "number":
+            parts.append(f"{ranks[0]} counts {ranks[0]}" if len(ranks) == 1 else
+                         f"{ranks[0]} to {ranks[-1]} count their number")
+        else:
+            parts.append(f"{_list(ranks)} count{'s' if len(ranks) == 1 else ''} {_value(value)}")
+    return "; ".join(parts)
 
 
 def _wild_value(rs: Ruleset) -> tuple[int, ...] | None:
@@ -159,8 +194,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                       + (", unless a rule below names the next dealer." if rs.next_dealers else "."))
     up = ("The next card is turned face up to start the discard pile; the rest is the face-down stock."
           if rs.upcard else "No card is turned up: the discard pile starts with the first discard; the rest is the stock.")
-    extra = "".join(f" {_cap(words(to.source))} {'gets' if n > 0 else 'gets'} {_plural(abs(n), 'card')} "
-                    f"{'more' if n > 0 else 'fewer'}." for to, n in rs.extra_cards)
+    extra = "".join(_extra_cards(to.source, n) for to, n in rs.extra_cards)
     deal.lines.append(f"The dealer deals {rs.hand_size} cards to each player, one at a time, starting at the dealer's "
                       f"left.{extra} {up}")
     ending_words = {"initial_tonk": "an automatic win", "redeal": "a redeal", "tonk_out": "a tonk out",
@@ -168,23 +202,28 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
             "stock_exhausted": "an exhausted stock", "dead_hand": "a dead hand"}
     for rule in rs.next_dealers:
         after = " or ".join(ending_words[e] for e in sorted(rule.after)) if rule.after else "any other hand"
-        deal.lines.append(f"- After {after}, the next hand is dealt by {_one_of(rule.dealer.source)}.")
+        deal.lines.append(f"- After {after}, the next hand is dealt by {one_player(rule.dealer.source)}.")
     out.append(deal)
 
     if rs.deal_wins:
         w = Section("Automatic wins on the deal")
         for r in rs.deal_wins:
-            payers = words(r.payers.source) if r.payers else "each other player without an automatic win"
-            timing = (f"may claim a win at the start of their turn while {words(r.claim.source)}"
+            timing = (f"may claim a win at the start of their turn while {words(r.claim.source, 'they')}"
                       if r.claim is not None else "wins at once and the hand is not played")
             extra = f" (priority {r.priority})" if rs.several_deal_wins == "best" else ""
-            pot = r.payers is not None and r.payers.source.strip() == "pot"
-            most = "" if r.pays.source.strip() == "pot" else " (all it holds at most)"
-            paid = (f"the pot pays the player {amount(r.pays.source, stake)}{most}" if pot else
-                    f"{payers} pays {amount(r.pays.source, stake)}")
-            w.lines.append(f"- {r.id}{extra}: when {words(r.when.source)}, the player {timing}; {paid}.")
+            if rs.score_sheet == "points":  # a points sheet pays nothing: its score entries say it
+                paid = ""
+            elif r.payers is None:
+                paid = f"; each other player without an automatic win pays {amount(r.pays.source, stake)}"
+            else:
+                said, conds = payment(r.payers.source, "actor", r.pays.source, stake)
+                most = " (all it holds at most)" if r.payers.source.strip() == "pot" and \
+                    r.pays.source.strip() != "pot" else ""
+                paid = f"; {said[:1].lower()}{said[1:]}{most}" + (f" when {' and '.join(conds)}" if conds else "")
+            w.lines.append(f"- {r.id}{extra}: when {words(r.when.source)}, the player {timing}{paid}.")
             for e in r.scores:
-                w.lines.append(f"  Score sheet: {words(e.players.source)} each add {words(e.points.source)}.")
+                w.lines.append("  " + _score(e.players.source, e.points.source, None if e.when is None else
+                                             e.when.source))
         several = _SEVERAL[rs.several_deal_wins]
         w.lines.append(f"If several players have an automatic win, {several}.")
         if rs.several_deal_wins == "best":
@@ -196,11 +235,11 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         out.append(w)
 
     turn = Section("A turn")
-    starts = "the dealer's left" if rs.first_player is None else _one_of(rs.first_player.source)
+    starts = "the dealer's left" if rs.first_player is None else one_player(rs.first_player.source)
     turn.lines.append(f"Play starts at {starts} and goes {'clockwise'}.")
     if not rs.first_turn_draws:
         turn.lines.append("The first player does not draw on the first turn: they lay spreads and discard.")
-    drop_when = "" if rs.drop_allowed.source.strip() == "true" else f" if {words(rs.drop_allowed.source)}"
+    drop_when = "" if rs.drop_allowed.source.strip() == "true" else f" if {words(rs.drop_allowed.source, 'you')}"
     moments = {"start": "at the start of your turn",
                "before_discard": "after drawing, before your discard (the condition is read on the hand the "
                                  "discard leaves, and the discard ends your turn)",
@@ -212,7 +251,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         who = "every other player" if rs.last_round >= 99 else f"each of the next {_plural(rs.last_round, 'player')}"
         drop_lines.append(f"After a drop, {who} has one more turn (no one else may drop), in which they may lay "
                           "spreads and hit spreads on the table, the dropper's too; then the drop is decided.")
-    drop_lines.append(f"The drop is won when {words(rs.drop_wins_if.source)}; otherwise it is caught.")
+    drop_lines.append(f"The drop is won when {words(rs.drop_wins_if.source, 'you')}; otherwise it is caught.")
     at_start = "start" in rs.drop_at
     if at_start:
         turn.lines += drop_lines
@@ -228,16 +267,16 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         turn.lines += drop_lines
     if rs.eat_allowed is not None:
         who = "any other player" if rs.eat_allowed.source.strip() == "true" else \
-            f"another player when {words(rs.eat_allowed.source)}"
+            f"another player when {words(rs.eat_allowed.source, 'they')}"
         once = ", if they lay it in a spread at once," if rs.eat_spread_at_once else ""
         turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
                           "their turn from there; the players in between lose their turn. When several want it, "
                           "the one nearest the discarder's left has it.")
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
-        exc = f", except when {words(rs.hold_except.source)}" if rs.hold_except is not None else ""
+        exc = f", except when {words(rs.hold_except.source, 'you')}" if rs.hold_except is not None else ""
         turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
     go = "" if rs.going_out_allowed.source.strip() == "true" else \
-        f" Going out is only possible when {words(rs.going_out_allowed.source)}; otherwise an empty hand counts 0 " \
+        f" Going out is only possible when {words(rs.going_out_allowed.source, 'you')}; otherwise an empty hand counts 0 " \
         "and the turn passes."
     turn.lines.append("Emptying your hand ends the hand." + go)
     stock = {"draw_from_empty": "When the stock is empty, play goes on with the discard pile; the hand ends when a "
@@ -285,7 +324,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         if not rs.hit_books:
             hits.lines.append("Books cannot be hit.")
         if rs.hits_per_turn:
-            hits.lines.append(f"At most {rs.hits_per_turn} card(s) may be played onto spreads in one turn.")
+            hits.lines.append(f"At most {_plural(rs.hits_per_turn, 'card')} may be played onto spreads in one turn.")
         if rs.hit_ends_turn:
             hits.lines.append("A turn in which you hit ends at once, without a discard.")
     if rs.slapping is not None:
@@ -294,7 +333,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         extra = "then discards an extra card" if slap.extra_discard else "gets no extra turn"
         hits.lines.append(f"Slapping: when a discard could extend a spread, {who} may play it there"
                        + ("" if slap.allowed.source.strip() == "true" else f" (when {words(slap.allowed.source)})")
-                       + f", and {extra}" + ("" if slap.own_card_extra_discard else "; the discarder who slaps his own "
+                       + f", and {extra}" + ("" if slap.own_card_extra_discard else "; the discarder who slaps their own "
                                                                                    "card gets no extra discard")
                        + ". The card is dead once the next player draws.")
     out.append(hits)
@@ -302,14 +341,15 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     if rs.counters:
         wait = Section("Waiting")
         for counter in rs.counters:
-            wait.lines.append(f"Each player has a {counter.name} counter, {counter.initial} at the start of a hand"
+            wait.lines.append(f"Each player has a {counter.name.replace('_', ' ')} counter, {counter.initial} at the start of a hand"
                            + (f", never below {counter.floor}" if counter.floor is not None else "") + ".")
             for ev in counter.events:
                 change = (f"becomes {ev.set}" if ev.set is not None and not ev.add else
                           f"goes {'up' if (ev.add or 0) > 0 else 'down'} by {abs(ev.add or 0)}")
                 cond = f" and {words(ev.when.source)}" if ev.when is not None else ""
                 once = f" (once per {ev.once_per})" if ev.once_per else ""
-                wait.lines.append(f"- When {_EVENTS[ev.on]}{cond}, {_TARGET[ev.target]} {counter.name} {change}{once}.")
+                wait.lines.append(f"- When {_EVENTS[ev.on]}{cond}, {_TARGET[ev.target]} {counter.name.replace('_', ' ')} counter "
+                                  f"{change}{once}.")
         out.append(wait)
 
     ends = Section("How a hand ends, and who pays")
@@ -328,8 +368,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
             for t in ending.payouts:
                 ends.lines.append(_transfer(t, stake))
         for sc in ending.scores:
-            when = f" when {words(sc.when.source)}" if sc.when is not None else ""
-            ends.lines.append(f"- Score sheet: {words(sc.players.source)} each add {words(sc.points.source)}{when}.")
+            ends.lines.append("- " + _score(sc.players.source, sc.points.source,
+                                            None if sc.when is None else sc.when.source))
     ends.lines.append("A hand that reaches the engine's turn cap is dead.")
     out.append(ends)
 
@@ -345,9 +385,11 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
               "turn_start": "a turn starts", "round_end": "a round ends"}
     for bonus in rs.bonuses:
         t = bonus.transfer
-        when = "" if t.when is None else f" and {words(t.when.source)}"
-        money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {words(t.payers.source)} "
-                           f"pays {words(t.payees.source)} {amount(t.amount.source, stake)} at once (the hand goes on).")
+        said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake)
+        conds = ([words(t.when.source)] if t.when is not None else []) + conds
+        when = "".join(f" and {c}" for c in conds)
+        money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {said[:1].lower()}"
+                           f"{said[1:]} at once (the hand goes on).")
     if rs.most_lost is not None:
         money.lines.append(f"The ending of one hand costs a player at most {amount(rs.most_lost.source, stake)}; "
                            "payments beyond that are not made.")
@@ -368,8 +410,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         total = "score" if rs.score_sheet != "money" else "money"
         lowest = rules.lowest_total_wins if rules.lowest_total_wins is not None else rs.lowest_score_wins
         if rules.eliminate_when is not None:
-            sess.lines.append(f"A match: after each hand, a player is out when {words(rules.eliminate_when.source)} "
-                              f"(the player's total is their {total} so far); the last one left wins the match.")
+            sess.lines.append(f"A match: after each hand, a player is out when "
+                              f"{words(rules.eliminate_when.source, 'they')} (a total is the {total} so far); the last one left wins the match.")
         if rules.ends_when is not None:
             sess.lines.append(f"A match ends after the hand where {words(rules.ends_when.source)}; then the "
                               f"{'lowest' if lowest else 'highest'} total wins the match.")
@@ -378,7 +420,9 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     elif rules.hands:
         sess.lines.append(f"A session is {rs.session.hands} hands.")
     if rs.session.big_one_last:
-        sess.lines.append(f"The Big One: the last {rs.session.big_one_last} hand(s) of a session are played for "
+        sess.lines.append("The Big One: the last " + ("hand of a session is" if rs.session.big_one_last == 1 else
+                                                        f"{rs.session.big_one_last} hands of a session are")
+                          + " played for "
                           f"{rs.session.big_one_multiplier} x the stake.")
     for bet in rs.session.side_bets:
         if bet.kind == "named_suit":
