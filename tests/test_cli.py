@@ -257,3 +257,18 @@ def test_a_run_order_too_short_for_a_run_is_explained_and_diffed(tmp_path: Path,
     res = CliRunner().invoke(main, ["diff", "standard", str(path)])
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output  # 1: they differ
     assert "($.pack.run_order)" in res.output
+
+
+def test_docs_ship_with_the_package_and_the_starter_points_at_them(tmp_path: Path) -> None:
+    from tonkdsl.docgen import reference
+    runner = CliRunner()
+    listed = runner.invoke(main, ["docs"])
+    assert listed.exit_code == 0 and "reference        Ruleset file reference" in listed.output
+    assert runner.invoke(main, ["docs", "reference"]).output == reference()
+    wrong = runner.invoke(main, ["docs", "refrence"])
+    assert wrong.exit_code == 2
+    assert "error: no topic 'refrence' (did you mean 'reference'?); 'tonk docs' lists them" in wrong.output
+    new = runner.invoke(main, ["new", "mine", "--dir", str(tmp_path)])
+    assert new.exit_code == 0, new.output
+    written = (tmp_path / "mine.yaml").read_text()
+    assert "'tonk docs reference'" in written and "docs/reference.md" not in written

@@ -175,3 +175,22 @@ def test_mutated_rulesets_give_diagnostics_not_tracebacks(tmp_path_factory, line
         load_ruleset(p)
     except LoadError as exc:
         assert exc.diagnostics
+
+
+def test_a_list_of_choices_too_long_says_the_cap(write) -> None:
+    p = write("r.yaml", "extends: standard\nname: X\npack:\n  wild: [2]\n  wild_value: [0, 1, 5, 10, 15]\n")
+    assert problems(p) == [
+        f"{p}:5:15: error[schema-too-long]: 'wild_value' lists 5 items; at most 4 are allowed (at $.pack.wild_value)"
+    ]
+    p = write("r.yaml", "extends: standard\nname: X\npack:\n  values: {A: [1, 5, 9, 11, 14]}\n")
+    assert problems(p) == [
+        f"{p}:4:15: error[schema-too-long]: 'A' lists 5 items; at most 4 are allowed (at $.pack.values.A)"
+    ]
+
+
+def test_jokers_without_a_value_are_found_at_the_jokers_line(write) -> None:
+    p = write("r.yaml", "extends: standard\nname: X\npack:\n  jokers: 2\n")
+    assert problems(p) == [
+        f"{p}:4:11: error[pack-value-missing]: the rank JK has no value: add it to pack.values (a pack with "
+        "jokers needs one) (at $.pack.jokers)"
+    ]

@@ -37,6 +37,8 @@ def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
     tonk = venv / "bin" / "tonk"
     res = subprocess.run([str(tonk), "validate", *names], cwd=elsewhere, env=env, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
+    res = subprocess.run([str(tonk), "docs", "reference"], cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert res.returncode == 0 and "# Ruleset file reference" in res.stdout, res.stderr  # docs ship in the wheel
     examples = sorted(str(p) for p in (ROOT / "examples").glob("*.yaml"))
     if (SHARED / "examples").is_dir():
         examples += sorted(str(p) for p in (SHARED / "examples").glob("*.yaml"))

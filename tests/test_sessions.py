@@ -47,7 +47,7 @@ def test_deal_passes_left_and_big_one_stake() -> None:
         session.finish_hand(state)
     assert dealers == [2, 0, 1]
     assert stakes == [5, 5, 10]
-    with pytest.raises(ValueError, match="the session is over"):
+    with pytest.raises(ValueError, match=r"the session ended after hand 3: it is 3 hands"):
         session.start_hand()
 
 
@@ -116,3 +116,18 @@ def test_simulated_match_wins_do_not_depend_on_workers() -> None:
     one, two = summarize(run(spec, 40)), summarize(run(spec, 40, workers=2))
     assert one["matches"] == two["matches"] and one["matches"]["matches"] == 40
     assert sum(w["wins"] for w in one["matches"]["wins"]) >= 40
+
+
+def test_a_hand_listed_after_the_match_ended_says_so(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from tonkdsl.cli import main
+    from conftest import TESTS
+    golden = (TESTS / "scenarios" / "x16-match-first-to-50.yaml").read_text()
+    head, expect = golden.split("expect:")
+    path = tmp_path / "over.yaml"
+    path.write_text(head.replace("ruleset: ../variations/", f"ruleset: {TESTS / 'variations'}/")
+                    + "- seed: 5\n  actions: []\nexpect:" + expect)
+    res = CliRunner().invoke(main, ["replay", str(path)])
+    assert res.exit_code == 1
+    assert "hand 2 cannot be dealt: the match ended after hand 1: its end condition held" in res.output

@@ -673,6 +673,30 @@ def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
     echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
 
 
+@main.command("docs")
+@click.argument("topic", required=False)
+@click.option("--path", "show_path", is_flag=True, help="Print the file's path instead of its text.")
+def docs_cmd(topic: str | None, show_path: bool) -> None:
+    """Read the documentation that ships with tonk: with no TOPIC, list the topics; 'tonk docs
+    reference' is every key of a ruleset file, 'tonk docs expressions' the expression language."""
+    from tonkdsl.language.diagnostics import did_you_mean
+    from tonkdsl.language.resources import docs_topics
+
+    topics = docs_topics()
+    if topic is None:
+        width = max(map(len, topics), default=0)
+        for name, path in topics.items():
+            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines()
+                          if line.startswith("# ")), "")
+            echo(f"{name:<{width}}  {title}")
+        return
+    path = topics.get(topic.removesuffix(".md"))
+    if path is None:
+        echo(f"error: no topic '{topic}'{did_you_mean(topic, topics)}; 'tonk docs' lists them", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    echo(str(path) if show_path else path.read_text(encoding="utf-8"), nl=show_path)
+
+
 @main.command("rulesets")
 def list_rulesets() -> None:
     """List the shipped rulesets."""

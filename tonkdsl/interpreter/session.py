@@ -95,6 +95,21 @@ class Session:
             return self.match_over or len(self.active) <= 1 or self.index >= MAX_MATCH_HANDS
         return False
 
+    def why_over(self) -> str:
+        """Why no hand follows, in words: "the match ended after hand 2: one player is left"."""
+        n = self.index
+        if self.ruleset.session.is_match:
+            if self.match_over:
+                why = "its end condition held"
+            elif len(self.active) <= 1:
+                why = "one player is left"
+            elif self.index >= MAX_MATCH_HANDS:
+                why = f"it reached {MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS)"
+            else:
+                why = f"it lasts at most {self.hands} hands"
+            return f"the match ended after hand {n}: {why}"
+        return f"the session ended after hand {n}: it is {self.hands} hands"
+
     @property
     def capped(self) -> bool:
         """A match that reached MAX_MATCH_HANDS before its end condition held or one player was left."""
@@ -119,7 +134,7 @@ class Session:
     def start_hand(self, *, seed: int = 0, layout: Layout | None = None) -> State:
         """Deal the next hand to the players still in (its seats are ``seats``, in order)."""
         if self.is_over():
-            raise ValueError(f"the session is over ({self.index} hands)")
+            raise ValueError(self.why_over())
         seats = self.active
         if layout is not None and len(seats) < self.num_players:
             local = {g: i for i, g in enumerate(seats)}

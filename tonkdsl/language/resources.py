@@ -1,6 +1,6 @@
 """Where the shipped grammars, rulesets and schema are found.
 
-In a wheel, ``grammars/`` and ``rulesets/`` are package data inside ``tonkdsl/``; in a source
+In a wheel, ``grammars/``, ``rulesets/`` and ``docs/`` are package data inside ``tonkdsl/``; in a source
 checkout (or an editable install) they sit at the top of the repository.
 """
 from __future__ import annotations
@@ -38,6 +38,12 @@ def base_ruleset_name() -> str:
                 name = line.split(":", 1)[1].split("#", 1)[0].strip()
                 counts[name] = counts.get(name, 0) + 1
     return max(sorted(counts), key=counts.__getitem__)
+
+
+def docs_topics() -> dict[str, Path]:
+    """The documentation pages that ship with the package (docs/ of the repository), by name."""
+    folder = _data_dir("docs")
+    return {p.stem: p for p in sorted(folder.glob("*.md"))} if folder.is_dir() else {}
 
 
 def schema_path() -> Path:

@@ -105,6 +105,9 @@ def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
         # The branch of the instance's own type says what is wrong inside it ('decks' given as
         # a list with a misspelled key), better than another branch's "must be a number".
         same_type = [e for e in err.context if e.validator != "type" or len(e.absolute_path) > len(err.absolute_path)]
+        if isinstance(err.instance, (list, dict)):  # a list is wrong as a list (too long), not as a word
+            same_type = [e for e in same_type if e.validator not in ("enum", "const", "pattern")
+                         or len(e.absolute_path) > len(err.absolute_path)] or same_type
         from jsonschema.exceptions import best_match
 
         inner = best_match(same_type or err.context)
@@ -129,6 +132,10 @@ def _translate(doc: Doc, err: ValidationError) -> list[Diagnostic]:
                                f"not {_describe(err.instance)}", path)]
     if v == "uniqueItems":
         return [doc.diagnostic("schema-duplicate", f"'{_field(path)}' lists the same item twice", path)]
+    if v == "maxItems":
+        return [doc.diagnostic("schema-too-long", f"'{_field(path)}' lists {len(err.instance)} items; at most "
+                               f"{err.validator_value} are allowed", path,
+                               hint=err.schema.get("description", "") or _parent_description(path))]
     if v == "minItems":
         return [doc.diagnostic("schema-empty", f"'{_field(path)}' must not be empty", path)]
     if v == "propertyNames":

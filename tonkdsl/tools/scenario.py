@@ -1,4 +1,4 @@
-"""Scenario files (see ../shared/scenario-format.md): load, replay, compare with ``expect``.
+"""Scenario files (see docs/scenario-format.md): load, replay, compare with ``expect``.
 
 A scenario is one hand; a *session scenario* (an extension: a ``deals:`` list instead of
 ``hands``/``actions``) is a sequence of hands played as a session, with the deal rotating and

@@ -20,7 +20,7 @@ RULESET = """\
 # yaml-language-server: $schema={schema}
 # {title}: your neighborhood's rules of Tonk, written as changes to '{base}'.
 # Check it with `tonk validate {file}` and `tonk lint {file}`; print it with `tonk explain {file}`.
-# Every key is described in docs/reference.md; expressions in docs/expressions.md.
+# Every key is described by 'tonk docs reference'; expressions by 'tonk docs expressions'.
 extends: {base}
 name: {title}
 description: Our house rules.

@@ -244,7 +244,9 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                "before_discard": "after drawing, before your discard (the condition is read on the hand the "
                                  "discard leaves, and the discard ends your turn)",
                "instead_of_discard": "after drawing, instead of discarding"}
-    when = _list([moments[m] for m in rs.drop_at])
+    # With both ways after the draw listed, the engine takes instead_of_discard (see lint).
+    at = [m for m in rs.drop_at if not (m == "before_discard" and "instead_of_discard" in rs.drop_at)]
+    when = " or ".join(moments[m] for m in at) + ("," if len(at) > 1 else "")
     lay = " You first lay the spreads of your best arrangement; what is left is your count." if rs.drop_lays_spreads else ""
     drop_lines = [f"{_cap(when)} you may drop{drop_when}: you show your hand and claim the lowest count.{lay}"]
     if rs.last_round:

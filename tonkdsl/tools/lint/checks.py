@@ -277,6 +277,12 @@ class _Linter:
             if never and on:
                 self.add("rule-for-disabled", "warning", f"turn.drop.{key} says how a drop goes, but no one may ever "
                          "drop (turn.drop.allowed is false)", ("turn", "drop", key), ("turn", "drop", "allowed"))
+        if "before_discard" in rs.drop_at and "instead_of_discard" in rs.drop_at:
+            at = list(rs.drop_at).index("before_discard")
+            self.add("rule-for-disabled", "warning", "a drop after drawing never comes before the discard here: with "
+                     "instead_of_discard also listed, a drop after drawing ends the turn at once, without a discard",
+                     ("turn", "drop", "at", at) if self.has("turn", "drop", "at", at) else ("turn", "drop", "at"),
+                     hint="list one of before_discard (drop, then discard) and instead_of_discard (drop, no discard)")
         if 0 < rs.last_round < 99 and rs.last_round >= rs.players_max:
             self.add("last-round-too-long", "warning",
                      f"after a drop, {rs.last_round} more turns are given, but at most {rs.players_max - 1} other "
