@@ -107,3 +107,39 @@ def test_a_score_sheet_is_reported_per_hand_with_intervals() -> None:
     assert seat["score_per_hand"] > 0 and seat["score_ci95"][0] <= seat["score_per_hand"] <= seat["score_ci95"][1]
     res = CliRunner().invoke(main, ["simulate", "standard", "-n", "50", "--players", "3"])
     assert "score per hand" not in res.output  # money only: no score sheet to report
+
+
+def test_a_pot_carries_over_as_a_table_plays_it(tmp_path: Path) -> None:
+    from tonkdsl.docgen import recipe_blocks
+    from conftest import ROOT
+    path = tmp_path / "pot.yaml"
+    path.write_text(recipe_blocks((ROOT / "docs" / "recipes.md").read_text())["playing-for-a-pot"])
+    assert "session:" not in path.read_text()  # and standard sets no session length either
+    out = CliRunner().invoke(main, ["simulate", str(path), "-n", "200", "--json"])
+    data = json.loads(out.output)["rulesets"][0]
+    assert data["pot"] == {"session_hands": sim.POT_SESSION_HANDS, "set_by_ruleset": False}
+    assert data["sessions"] == 200 // sim.POT_SESSION_HANDS
+    # Within an evening the pot is won again and again: what is left at its end is a few antes,
+    # not every ante of every hand (one-hand sessions left 3 a hand in it).
+    assert data.get("pot_left", 0) / data["sessions"] < 3 * 3
+    text = CliRunner().invoke(main, ["simulate", str(path), "-n", "200"]).output
+    assert (f"carries over from hand to hand within sessions of {sim.POT_SESSION_HANDS} hands (the ruleset sets "
+            "no session.hands; a table plays on)") in text
+
+
+def test_a_points_game_reports_its_score_rules_and_a_match_counts_matches() -> None:
+    from conftest import TESTS
+    text = CliRunner().invoke(main, ["simulate", "pushups", "-n", "60"]).output
+    assert "score rules that scored (Push-ups), share of hands\n  pushed " in text
+    assert "rules that paid (Push-ups)" not in text
+    match = str(TESTS / "variations" / "x16-match-first-to-50.yaml")
+    text = CliRunner().invoke(main, ["simulate", match, "-n", "6"]).output
+    assert text.startswith("6 matches (") and " hands) per ruleset, 3 players" in text
+    done: list[int] = []
+    sim.run(sim.Spec(match, ("greedy",) * 3, 0), 4, progress=done.append)
+    assert done == [1, 2, 3, 4]  # the bar moves each match, in matches
+
+
+def test_a_player_count_out_of_range_reads_plainly() -> None:
+    out = CliRunner().invoke(main, ["simulate", "speno", "--players", "9"])
+    assert out.exit_code == 2 and "Speno (Baltimore SF Society) is for 2 to 8 players" in out.output

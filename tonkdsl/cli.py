@@ -247,8 +247,9 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         except LoadError as exc:
             _bad_input(exc, as_json)
         if not rs.players_min <= players <= rs.players_max:
-            raise click.BadParameter(f"{printable(rs.name)} is for {rs.players_min}-{rs.players_max} players",
-                                     param_hint="--players")
+            span = str(rs.players_min) if rs.players_min == rs.players_max else \
+                f"{rs.players_min} to {rs.players_max}"
+            raise click.BadParameter(f"{printable(rs.name)} is for {span} players", param_hint="--players")
         try:  # a pack that cannot deal these players is bad input, found before any hand is played
             from tonkdsl.interpreter.engine import deal
 
@@ -268,7 +269,10 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
             finally:
                 if handle is not None:
                     handle.close()
-            results.append((ref, rs.name, sim.summary(tally)))
+            data = sim.summary(tally)
+            if rs.ante is not None and not rs.session.is_match:  # what the pot figures mean
+                data["pot"] = {"session_hands": sim.session_length(rs), "set_by_ruleset": bool(rs.session.hands)}
+            results.append((ref, rs.name, data))
     except ImportError as exc:
         echo(f"error: {exc.name or 'a module'} is not installed; pip install 'tonkdsl[dask]' for "
                    "--scheduler", err=True)
@@ -310,7 +314,8 @@ def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler:
                 return
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-            bar = Progress(TextColumn(f"simulating {label}"), BarColumn(), MofNCompleteColumn(),
+            unit = "matches" if sim.ruleset_of(spec.ruleset).session.is_match else "hands"
+            bar = Progress(TextColumn(f"simulating {label}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
                            TimeRemainingColumn(), transient=True)
             state["bar"], state["task"] = bar, bar.add_task(label, total=hands)
             bar.start()
@@ -685,8 +690,8 @@ def docs_cmd(topic: str | None, show_path: bool) -> None:
     topics = docs_topics()
     if topic is None:
         width = max(map(len, topics), default=0)
-        for name, path in topics.items():
-            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines()
+        for name, page in topics.items():
+            title = next((line.lstrip("# ").strip() for line in page.read_text(encoding="utf-8").splitlines()
                           if line.startswith("# ")), "")
             echo(f"{name:<{width}}  {title}")
         return

@@ -324,10 +324,10 @@ class _Builder:
                 else:
                     # A joker's missing value is the jokers' line's doing when the values are
                     # inherited (standard.yaml has none for JK): point there, not at the base file.
-                    at = ("pack", "jokers") if r == JOKER else ("pack", "values")
+                    where = ("pack", "jokers") if r == JOKER else ("pack", "values")
                     self.problems.append(self.doc.diagnostic(
                         "pack-value-missing", f"the rank {r} has no value: add it to pack.values"
-                        + (" (a pack with jokers needs one)" if r == JOKER else ""), at,
+                        + (" (a pack with jokers needs one)" if r == JOKER else ""), where,
                         hint=f"pack: {{values: {{{r}: 0}}}}" if r == JOKER else ""))
                     ok = False
         run_order = [str(r) for r in p["run_order"]]

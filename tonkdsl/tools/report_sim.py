@@ -39,7 +39,10 @@ def _pct(share: float, ci: Sequence[float]) -> str:
 
 def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Sequence[str], seed: int) -> str:
     first = results[0][2]
-    lines = [f"{first['hands']:,} hands per ruleset, {first['players']} players ({', '.join(bots)}), seed {seed}; "
+    played = f"{first['hands']:,} hands"
+    if "matches" in first:  # -n counts matches for a ruleset that plays them
+        played = f"{first['matches']['matches']:,} matches ({played})"
+    lines = [f"{played} per ruleset, {first['players']} players ({', '.join(bots)}), seed {seed}; "
              "95% confidence intervals in brackets" + ("; * differs from the first ruleset" if len(results) > 1 else "")]
     width = 30
     head = " " * 22 + "".join(f"{name[:width]:<{width + 2}}" for _, name, _ in results)
@@ -101,12 +104,25 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
                 lines.append(f"  {capped:,} of {d['matches']['matches']:,} matches ({name}) stopped at the cap of "
                              f"{MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) before their end: nobody won them")
     for ref, name, d in results:
-        if d.get("pot_left"):
-            lines.append(f"money left in the pot when the sessions ended ({name}): {d['pot_left']:,}")
+        pot = d.get("pot")
+        if pot:
+            length = pot["session_hands"]
+            how = "the ruleset's sessions" if pot["set_by_ruleset"] else \
+                f"sessions of {length} hands (the ruleset sets no session.hands; a table plays on)"
+            lines.append(f"the pot ({name}) carries over from hand to hand within {how}; money left in it when "
+                         f"the sessions ended: {d.get('pot_left', 0):,} in all, "
+                         f"{d.get('pot_left', 0) / max(d['sessions'], 1):,.2f} a session")
     for ref, name, d in results:
-        lines.append(f"rules that paid ({name}), share of hands")
-        for rule, r in d["rules"].items():
-            lines.append(f"  {rule:<26}{_pct(r['share'], r['ci95'])}")
+        if d["rules"]:
+            lines.append(f"rules that paid ({name}), share of hands")
+            for rule, r in d["rules"].items():
+                lines.append(f"  {rule:<26}{_pct(r['share'], r['ci95'])}")
+        if d.get("scored"):
+            lines.append(f"score rules that scored ({name}), share of hands")
+            for rule, r in d["scored"].items():
+                lines.append(f"  {rule:<26}{_pct(r['share'], r['ci95'])}")
+        if not d["rules"] and not d.get("scored"):
+            lines.append(f"rules that paid or scored ({name}): none in these hands")
     return "\n".join(lines)
 
 

@@ -1,6 +1,7 @@
 """``tonk simulate``: bots play N seeded hands; what the rules do, with 95% confidence intervals.
 
-Hands are played in sessions of the ruleset's length (one hand when it sets none), so the deal
+Hands are played in sessions of the ruleset's length (one hand when it sets none, an evening of
+POT_SESSION_HANDS when it has a pot that carries over), so the deal
 rotates, the Big One and side bets apply and score sheets are kept. Session ``k`` is dealt from
 seeds derived from the master seed and the hands' indexes, and tallies are integer sums, so the
 totals are identical for any number of workers, on one machine (a process pool) or on a Dask
@@ -62,9 +63,17 @@ def ruleset_of(ref: str) -> Ruleset:
     return load_ruleset(Path(ref) if ref.endswith((".yaml", ".yml")) else ref)
 
 
+# A ruleset with a pot and no session length is played as a table plays it: the pot carries
+# over from hand to hand until someone wins it, over an evening of this many hands (one-hand
+# sessions would leave every ante in a pot nobody can win yet, and show every seat losing).
+POT_SESSION_HANDS = 20
+
+
 def session_length(rs: Ruleset) -> int:
     """Hands per session (a task holds whole sessions); a match counts as one (it is the unit)."""
-    return 1 if rs.session.is_match else rs.session.hands or 1
+    if rs.session.is_match:
+        return 1
+    return rs.session.hands or (POT_SESSION_HANDS if rs.ante is not None else 1)
 
 
 MATCH_CHUNK = 20  # matches per task sent to a worker
@@ -80,6 +89,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
     players = spec.players
     length = session_length(rs)
     tally = Tally(players)
+    score_ids = _score_rule_ids(rs)
     lines: list[str] = []
     index = first_hand
     end = first_hand + hands
@@ -97,7 +107,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             side_bets = rs.session.side_bets
             suits = {b.id: rng.choice(SUITS_STANDARD) for b in side_bets if b.kind == "named_suit"} if side_bets else None
             session.finish_hand(state, named_suits=suits)
-            tally.add_hand(outcome.end, outcome.rules, n)  # outcome.rules has no repeats
+            tally.add_hand(outcome.end, outcome.rules, n, _scored(outcome, score_ids))  # rules have no repeats
             if records:
                 lines.append(json.dumps({
                     "hand": index, "seed": hand_seed, "dealer": state.dealer, "end": outcome.end,
@@ -117,6 +127,7 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
     rs = ruleset
     players = spec.players
     tally = Tally(players)
+    score_ids = _score_rule_ids(rs)
     lines: list[str] = []
     for m in range(first, first + count):
         match_seed = derive_seed(spec.seed, m)
@@ -131,7 +142,7 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
             outcome = state._outcome
             assert outcome is not None
             record = session.finish_hand(state)
-            tally.add_hand(outcome.end, outcome.rules, n)
+            tally.add_hand(outcome.end, outcome.rules, n, _scored(outcome, score_ids))
             if records:
                 lines.append(json.dumps({
                     "match": m, "hand": h, "seed": hand_seed, "seats": list(seats), "dealer": seats[state.dealer],
@@ -148,9 +159,21 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
     return tally, lines
 
 
-def _chunks(spec: Spec, hands: int) -> list[tuple[int, int]]:
+def _score_rule_ids(rs: Ruleset) -> frozenset[str]:
+    """The ids of the score entries and of the automatic wins that score: the rules of a score sheet."""
+    ids = {e.id for ending in rs.endings.values() for e in ending.scores}
+    ids |= {e.id for w in rs.deal_wins for e in w.scores}
+    return frozenset(ids)
+
+
+def _scored(outcome: Outcome, score_ids: frozenset[str]) -> tuple[str, ...]:
+    return tuple(r for r in outcome.fired if r in score_ids) if score_ids else ()
+
+
+def _chunks(spec: Spec, hands: int, per_match: bool = False) -> list[tuple[int, int]]:
     if ruleset_of(spec.ruleset).session.is_match:  # 'hands' counts matches
-        return [(start, min(MATCH_CHUNK, hands - start)) for start in range(0, hands, MATCH_CHUNK)]
+        size = 1 if per_match else MATCH_CHUNK  # in this process, a task per match: the bar moves each match
+        return [(start, min(size, hands - start)) for start in range(0, hands, size)]
     length = session_length(ruleset_of(spec.ruleset))
     size = max(length, (CHUNK_HANDS // length) * length)
     return [(start, min(size, hands - start)) for start in range(0, hands, size)]
@@ -163,7 +186,9 @@ def _task(args: tuple[Spec, int, int, bool]) -> tuple[Tally, list[str]]:
 def run(spec: Spec, hands: int, *, workers: int = 1, scheduler: str | None = None,
         progress: Callable[[int], None] | None = None, out: TextIO | None = None) -> Tally:
     """Simulate ``hands`` hands; the result does not depend on ``workers`` or ``scheduler``."""
-    tasks = [(spec, start, n, out is not None) for start, n in _chunks(spec, hands)]
+    here = workers <= 1 and scheduler is None
+    tasks = [(spec, start, n, out is not None) for start, n in _chunks(spec, hands, per_match=here)]
+    matches = ruleset_of(spec.ruleset).session.is_match
     total = Tally(spec.players)
     done = 0
     for tally, lines in _results(tasks, workers, scheduler):
@@ -171,7 +196,7 @@ def run(spec: Spec, hands: int, *, workers: int = 1, scheduler: str | None = Non
         if out is not None:
             for line in lines:
                 out.write(line + "\n")
-        done += tally.hands
+        done += tally.sessions if matches else tally.hands  # the unit of -n
         if progress is not None:
             progress(done)
     return total
@@ -229,10 +254,13 @@ def summary(tally: Tally) -> dict[str, Any]:
     mean_len = tally.actions / n if n else 0.0
     sq = sum(v * v * c for v, c in tally.lengths.items())
     _, llo, lhi = mean_ci(tally.actions, sq, n)
-    rules = {}
+    rules, scored = {}, {}
     for rule, k in sorted(tally.rules.items()):
         lo, hi = wilson(k, n)
         rules[rule] = {"hands": k, "share": k / n if n else 0.0, "ci95": [lo, hi]}
+    for rule, k in sorted(tally.scored.items()):
+        lo, hi = wilson(k, n)
+        scored[rule] = {"hands": k, "share": k / n if n else 0.0, "ci95": [lo, hi]}
     matches: dict[str, Any] = {}
     if tally.match_lengths:
         m = tally.sessions
@@ -253,6 +281,7 @@ def summary(tally: Tally) -> dict[str, Any]:
         "length": {"mean": mean_len, "ci95": [llo, lhi], "median": quantile(tally.lengths, 0.5),
                    "p90": quantile(tally.lengths, 0.9)},
         "rules": rules,
+        **({"scored": scored} if scored else {}),
         **({"matches": matches} if matches else {}),
         **({"pot_left": tally.pot_left} if tally.pot_left else {}),
     }

@@ -22,6 +22,7 @@ class Tally:
     actions: int = 0
     endings: Counter[str] = field(default_factory=Counter)
     rules: Counter[str] = field(default_factory=Counter)  # hands in which each payout or win rule paid
+    scored: Counter[str] = field(default_factory=Counter)  # hands in which each score rule scored
     pay_sum: list[int] = field(default_factory=list)  # money per seat, sessions settled
     pay_sq: list[int] = field(default_factory=list)  # sum of squares of per-session money, per seat
     score_sum: list[int] = field(default_factory=list)
@@ -39,14 +40,16 @@ class Tally:
         self.score_sq = self.score_sq or [0] * self.players
         self.match_wins = self.match_wins or [0] * self.players
 
-    def add_hand(self, end: str, rules: Iterable[str], actions: int) -> None:
-        """Count one hand: how it ended, the rules that paid (each once), its length."""
+    def add_hand(self, end: str, rules: Iterable[str], actions: int, scored: Iterable[str] = ()) -> None:
+        """Count one hand: how it ended, the rules that paid and that scored (each once), its length."""
         self.hands += 1
         self.actions += actions
         self.lengths[actions] += 1
         self.endings[end] += 1
         for rule in rules:
             self.rules[rule] += 1
+        for rule in scored:
+            self.scored[rule] += 1
 
     def add_session(self, money: Sequence[int], scores: Sequence[int], pot: int) -> None:
         """Count one settled session (or match): each seat's money and score, the pot left."""
@@ -64,6 +67,7 @@ class Tally:
         self.actions += other.actions
         self.endings.update(other.endings)
         self.rules.update(other.rules)
+        self.scored.update(other.scored)
         self.lengths.update(other.lengths)
         self.match_lengths.update(other.match_lengths)
         self.match_capped += other.match_capped
