@@ -184,3 +184,17 @@ def test_every_sheet_is_free_of_the_faults(name: str, sheet: str) -> None:
     for section in re.split(r"\n\n", sheet):
         said = [s for s in section.splitlines() if s.strip()]
         assert len(said) == len(set(said)) or section.count("Score sheet") > 1, section
+
+
+@pytest.mark.parametrize("at", [["start"], ["before_discard"], ["instead_of_discard"], ["start", "before_discard"],
+                                ["start", "instead_of_discard"], ["before_discard", "instead_of_discard"],
+                                ["start", "before_discard", "instead_of_discard"]])
+def test_every_drop_moment_is_said_once(tmp_path, at: list[str]) -> None:
+    path = tmp_path / "drop.yaml"
+    path.write_text(f"extends: standard\nname: Drops\nturn:\n  drop:\n    at: [{', '.join(at)}]\n")
+    sheet = explain(load_ruleset(path), "text", 1)
+    turn = sheet.split("A turn\n------\n")[1].split("\n\n")[0].splitlines()
+    assert len(turn) == len(set(turn)) and sum("you may drop" in line for line in turn) == 1, turn
+    said = next(line for line in turn if "you may drop" in line)
+    assert ("before your discard" in said) == ("before_discard" in at and "instead_of_discard" not in at)
+    assert all(faults(line) == [] for line in turn)

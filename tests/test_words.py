@@ -75,6 +75,8 @@ def test_a_points_sheet_lists_no_money_payouts() -> None:
     ends = sheet.split("How a hand ends")[1]
     assert "No money changes hands" in sheet and "Score sheet:" in ends
     assert "(tonk-out)" not in ends and " pays " not in ends  # the inherited money payouts are not listed
+    wins = sheet.split("Automatic wins on the deal")[1].split("How a hand ends")[0]
+    assert " pays " not in wins and "Score sheet: every other player adds 2 x their count to their score." in wins
 
 
 def test_table_customs_are_printed_as_written_and_diffed_entry_by_entry() -> None:
