@@ -127,7 +127,8 @@ def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> Non
         if msg["type"] == "state" and "players" in msg:
             assert msg["you"] == (None if name == "nobody" else name)
             others = [p for p in msg["players"] if p["name"] != name]
-            assert all(set(p) <= {"name", "cards", "money", "score", "dealer", "to_play", "bot", "you"} for p in others)
+            assert all(set(p) <= {"name", "cards", "money", "score", "dealer", "to_play", "bot", "you", "connected",
+                                  "away", "out"} for p in others)
 
 
 def test_bad_and_forged_messages_are_refused_and_change_nothing() -> None:
@@ -247,7 +248,7 @@ def test_one_seat_per_connection() -> None:
         reply = ws.receive_json()
         assert reply == {"type": "error", "message": f"this browser already holds the seat of {seat['name']}: "
                                                      "one seat per browser"}
-        assert sum(s.token is not None for s in room.seats) == 1  # the other seat is still free
+        assert sum(s.claimed for s in room.seats) == 1  # the other seat is still free
         ws.send_json({"type": "join", "token": seat["token"]})  # the same seat again: fine
         assert ws.receive_json()["type"] == "seat"
 
@@ -342,3 +343,86 @@ def test_eat_and_pass_are_played_by_people_at_the_table() -> None:
         else:
             raise AssertionError("the hand did not end")
     assert asked > 0, "no discard could be eaten in these hands: choose other seeds"
+
+
+def test_a_restart_keeps_the_link_the_code_and_every_seat(tmp_path: Path) -> None:
+    from tonkdsl.tools.serve.room import IdentityError
+    save = tmp_path / "table.yaml"
+    kept = tmp_path / "table.yaml.table"
+    game = make_game("standard", seats=3, bots=(), names=("Ann", "Bob", "Cy"), stake=1, hands=2, seed=4, save=save,
+                     resume=None)
+    room = Room(game, identity_path=kept)
+    bob = room.join(room.code, None), room.join(room.code, None)
+    assert [s.name for s in bob] == ["Ann", "Bob"] and oct(kept.stat().st_mode & 0o777) == "0o600"
+    # kill -9: only the files are left; the table opens again from them.
+    again = make_game(None, seats=3, bots=(), names=(), stake=1, hands=None, seed=0, save=save, resume=save)
+    back = Room(again, identity_path=kept)
+    assert (back.table_id, back.code) == (room.table_id, room.code)
+    assert [(s.name, s.token, s.claimed) for s in back.seats] == [(s.name, s.token, s.claimed) for s in room.seats]
+    assert back.join(None, bob[1].token).name == "Bob"  # the old tab's token: Bob's own seat, nobody else's
+    assert back.join(back.code, None).name == "Cy"  # a newcomer gets the seat nobody had, not Ann's
+    with pytest.raises(Refused, match="every seat at this table is taken; a player who comes back on another device"):
+        back.join(back.code, None)
+    kept.write_text('{"table": "x", "code": "y", "seats": [{"name": "Mallory", "token": "t", "claimed": true}]}')
+    with pytest.raises(IdentityError, match="its seats are not the people's seats of the saved game; delete it"):
+        Room(make_game(None, seats=3, bots=(), names=(), stake=1, hands=None, seed=0, save=None, resume=save),
+             identity_path=kept)
+
+
+def test_a_seat_link_takes_the_seat_from_another_device_and_a_stand_in_plays_while_away() -> None:
+    room = _room(seats=3, bots=("greedy",), seed=9)
+    ann = room.join(room.code, None)
+    room.join(room.code, None)
+    link = room.seat_links("http://h:1")["Player1"]
+    assert link == f"http://h:1/t/{room.table_id}?seat={ann.token}"
+    assert room.join(None, ann.token) is ann  # a phone that died: the link on the laptop takes the seat
+    room.turn_time = 20
+    room.connected = {0, 1}
+    state = room.game.state
+    assert state is not None
+    while room.bot_to_play():
+        room.bot_step()
+    who = room.game.session.seats[state.current_player()]
+    key = room.turn_key()
+    assert room.waiting_for() == (who, 20)
+    assert room.time_out(key) and who in room.away and room.bot_to_play()
+    assert room.log[-1].endswith("ran out of time: a bot plays for them until they are back.")
+    assert not room.time_out(key)  # the same turn is not timed out twice
+    room.bot_step()
+    assert "(the stand-in bot)" in room.log[-1] or room.log[-1].startswith("The hand ends")
+    room.back(room.seats[who])
+    assert who not in room.away and room.log[-1] == f"{room.seats[who].name} is back."
+    assert room.game.session.seats[state.current_player()] == who  # the stand-in drew; the discard is theirs
+    room.connected = {0, 1} - {who}  # their browser is gone: the table waits 30 s at most for them
+    assert room.waiting_for() == (who, 20)
+    room.turn_time = None
+    assert room.waiting_for() == (who, 30.0)
+    other = room.seats[1 - who]
+    assert next(p for p in room.snapshot(other)["players"] if p["name"] == room.seats[who].name)["connected"] is False
+
+
+def test_the_last_hand_ends_in_final_standings_and_a_second_click_deals_once() -> None:
+    room = _room(seats=2, bots=("greedy",), seed=12, hands=2)
+    ann = room.join(room.code, None)
+    for number in (1, 2):
+        while not room.game.state.is_terminal():  # type: ignore[union-attr]
+            if room.bot_to_play():
+                room.bot_step()
+            else:
+                room.act(ann, str(room.game.state.legal_actions()[0]))  # type: ignore[union-attr]
+        seen = room.snapshot(ann)
+        out = seen["over"]
+        mine = next(p for p in seen["players"] if p["name"] == "Player1")
+        assert mine["money"] == room.game.session.ledger[0] + out["payouts"]["Player1"]  # totals at once
+        assert seen["last_hand"] is (number == 2)
+        room.act(ann, f"next hand {number}")
+        if number == 1:
+            assert room.game.session.index == 1 and room.game.state is not None
+            room.act(ann, "next hand 1")  # the friend's click that crossed it: ignored, not dealt again
+            assert room.game.session.index == 1 and len(room.game.deals) == 2
+    final = room.snapshot(ann)
+    assert final["game_over"] and final["last_over"]["end"] == out["end"]
+    assert final["winners"] and final["standings"][0]["winner"] and final["standings"][0]["name"] in final["winners"]
+    assert room.log[-1].startswith("The game is over: ") and room.log[-1].endswith(("wins.", "win.", "nobody wins."))
+    with pytest.raises(Refused, match="the game is over"):
+        room.act(ann, "next hand")

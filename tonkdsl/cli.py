@@ -397,18 +397,23 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--seed", default=None, type=int, help="Seed of the deals (default: a random one, shown).")
 @click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE))
-@click.option("--hands", default=None, type=click.IntRange(1), help="Hands in the session (default: the ruleset's, or 1).")
+@click.option("--hands", default=None, type=click.IntRange(1),
+              help="Hands in the session (default: the ruleset's; a match plays to its end; else 10).")
 @click.option("--save", "save", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the game after every action (atomically) to this file.")
+              help="Save the game after every action (atomically) to this file; the table's link, code and "
+                   "seats are kept next to it (FILE.table), so that --resume keeps them.")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False, path_type=Path),
-              help="Continue a game saved with --save (by tonk serve or tonk play).")
+              help="Continue a game saved with --save (by tonk serve or tonk play), with the same link and seats.")
+@click.option("--turn-time", default=None, type=click.FloatRange(5, 3600), metavar="SECONDS",
+              help="A person's time for a turn; then a bot plays their seat until they are back (a person whose "
+                   "browser is gone is waited for 30 s at most, with or without it).")
 @click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0, 10),
               help="Seconds between two bot actions, so that people can follow.")
 @click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
               help="A folder that a saved game's 'ruleset' may reach outside the save's folder and the working folder.")
 def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str, port: int, seed: int | None,
-              stake: int, hands: int | None, save: Path | None, resume: Path | None, bot_delay: float,
-              allow: tuple[Path, ...]) -> None:
+              stake: int, hands: int | None, save: Path | None, resume: Path | None, turn_time: float | None,
+              bot_delay: float, allow: tuple[Path, ...]) -> None:
     """Open a table in the browser for people and bots, under any ruleset (needs the 'serve' extra).
 
     Prints the link to open and, with --host 0.0.0.0, the one to share on the LAN. The link
@@ -420,7 +425,7 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
 
         from tonkdsl.tools.serve import lan_address, make_game
         from tonkdsl.tools.serve.app import create_app
-        from tonkdsl.tools.serve.room import Room
+        from tonkdsl.tools.serve.room import IdentityError, Room
     except ImportError as exc:
         echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[serve]'", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -435,12 +440,27 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
         _bad_input(exc, False)
     except ValueError as exc:
         raise click.BadParameter(printable(str(exc))) from None
-    room = Room(game)
+    kept = game.save_path.with_name(game.save_path.name + ".table") if game.save_path else None
+    try:
+        if resume is not None and kept is not None and not kept.exists():
+            old = resume.with_name(resume.name + ".table")  # resumed into another save: the table moves too
+            if old.exists():
+                kept.write_bytes(old.read_bytes())
+                kept.chmod(0o600)
+        room = Room(game, identity_path=kept, turn_time=turn_time)
+    except (IdentityError, OSError) as exc:
+        echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     app = create_app(room, bot_delay=bot_delay)
     shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else lan_address() if host == "0.0.0.0" else host
     echo(f"{game.ruleset.name}: {len(game.names)} seats ({', '.join(game.names)}), seed {game.seed}"
+               + (f", {game.hands} hands" if game.hands else ", a match to its end")
                + (f", saved to {game.save_path}" if game.save_path else ""))
     echo(f"open: http://{shown}:{port}/t/{room.table_id}?code={room.code}")
+    echo("each person's own seat link (it takes their seat from any device: send it again to a friend who "
+         "changes device):")
+    for name, link in room.seat_links(f"http://{shown}:{port}").items():
+        echo(f"  {name}: {link}")
     if host not in ("127.0.0.1", "localhost"):
         echo("share this link with the people at the table (it carries the join code)")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16_384)

@@ -6,7 +6,7 @@ side bets) and ``scoring`` section (a score sheet instead of money) say what hap
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
 from tonkdsl.interpreter.dealer import next_dealer
@@ -82,6 +82,11 @@ class Session:
     @property
     def index(self) -> int:
         return len(self.records)
+
+    def copy(self) -> "Session":
+        """A session to try a booking on ("would this hand end the match?"), this one untouched."""
+        return replace(self, ledger=list(self.ledger), scores=list(self.scores), active=list(self.active),
+                       pots={k: list(v) for k, v in self.pots.items()}, records=list(self.records))
 
     @property
     def seats(self) -> tuple[int, ...]:

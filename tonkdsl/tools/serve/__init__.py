@@ -11,6 +11,8 @@ from typing import Sequence
 
 from tonkdsl.tools.play import Game, new_table, resume_game
 
+SERVE_HANDS = 10  # the session a table plays when neither --hands nor the ruleset says
+
 
 def make_game(ruleset: str | None, *, seats: int, bots: Sequence[str], names: Sequence[str], stake: int,
               hands: int | None, seed: int, save: Path | None, resume: Path | None,
@@ -30,7 +32,10 @@ def make_game(ruleset: str | None, *, seats: int, bots: Sequence[str], names: Se
     if len(given) > people:
         raise ValueError(f"--names gives {len(given)} names for {people} people")
     given += [f"Player{i}" for i in range(len(given) + 1, people + 1)]
-    return new_table(ruleset, people=given, bots=list(bots), stake=stake, hands=hands, seed=seed, save=save)
+    game = new_table(ruleset, people=given, bots=list(bots), stake=stake, hands=hands, seed=seed, save=save)
+    if hands is None and not game.ruleset.session.hands and not game.ruleset.session.is_match:
+        game.hands = game.session.hands = SERVE_HANDS  # friends sit down for a session, not one hand
+    return game
 
 
 def lan_address() -> str:

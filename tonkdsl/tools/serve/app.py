@@ -4,8 +4,9 @@ it; a bad or forged one gets {"type": "error", "message": ...} and changes nothi
 browser then gets its own snapshot: nothing it may not see is ever sent to it.
 
 Messages from a browser:
-    {"type": "join", "code": "...", "token": "..."}   take a seat (the token keeps it across reloads)
-    {"type": "act", "action": "discard 5S"}           an action, as in scenario files, or "next hand"
+    {"type": "join", "code": "...", "token": "..."}   take a seat (the token keeps it across reloads;
+                                                      a seat link carries it to another device)
+    {"type": "act", "action": "discard 5S"}           an action, as in scenario files, or "next hand N"
 Messages to a browser:
     {"type": "seat", "name": "...", "token": "..."}   the seat taken
     {"type": "state", ...}                            what this seat sees (Room.snapshot)
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from importlib import resources
 from typing import Any
 
@@ -42,8 +44,37 @@ class Table:
         self.bot_delay = bot_delay
         self.clients: dict[WebSocket, Seat | None] = {}
         self.lock = asyncio.Lock()
+        self.clock: asyncio.Task[None] | None = None
+
+    def seen(self) -> None:
+        """Which seats some browser holds now (shown by each name; a person away is waited for
+        only so long)."""
+        self.room.connected = {seat.index for seat in self.clients.values() if seat is not None}
+
+    def arm_clock(self) -> None:
+        """Start the clock of the turn now awaited, if one runs (--turn-time, or a person whose
+        browser is gone); when it runs out, a stand-in bot plays the seat until the person is back."""
+        if self.clock is not None:
+            self.clock.cancel()
+            self.clock = None
+        waiting = self.room.waiting_for()
+        if waiting is None:
+            return
+        key = self.room.turn_key()
+        left = max(0.0, waiting[1] - (time.monotonic() - self.room.turn_started))
+        self.clock = asyncio.get_running_loop().create_task(self._ring(key, left))
+
+    async def _ring(self, key: Any, after: float) -> None:
+        await asyncio.sleep(after)
+        async with self.lock:
+            if self.room.time_out(key):
+                self.clock = None
+                await self.broadcast()
+                await self.run_bots()
 
     async def broadcast(self) -> None:
+        self.seen()
+        self.arm_clock()
         clients = list(self.clients.items())
         # Snapshots list the legal actions: worked out off the event loop, like every call into
         # the game, so that a slow ruleset never stops the server answering.
@@ -124,7 +155,14 @@ def create_app(room: Room, *, bot_delay: float = 0.6) -> Starlette:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # an ordinary disconnect (or one mid-send): nothing to log
         finally:
-            table.clients.pop(ws, None)
+            held = table.clients.pop(ws, None)
+            if held is not None and held.index not in {s.index for s in table.clients.values() if s is not None}:
+                # The others see that this person left (and their clock starts when it is their turn).
+                try:
+                    async with table.lock:
+                        await table.broadcast()
+                except (RuntimeError, OSError):
+                    pass
 
     app = Starlette(routes=[
         Route("/", home),
@@ -160,6 +198,7 @@ def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | No
                 raise Refused(f"this browser already holds the seat of {held.name}: one seat per browser")
             seat = room.join(code, token)
             table.clients[ws] = seat
+            table.seen()
             return {"type": "seat", "name": seat.name, "token": seat.token}, True
         held = table.clients.get(ws)
         if held is None:

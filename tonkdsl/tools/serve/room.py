@@ -9,16 +9,24 @@ from the stock).
 """
 from __future__ import annotations
 
+import json
+import os
 import secrets
+import tempfile
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.interpreter.view import observation
+from tonkdsl.tools.bots import policy
 from tonkdsl.tools.play import HUMAN, Game, parse_input
 
 LOG_LINES = 14  # public lines kept for the page
+STAND_IN = "greedy"  # the bot that plays the seat of a person whose time ran out, until they return
+AWAY_GRACE = 30.0  # seconds a disconnected person's turn waits before the stand-in plays it
 
 
 class Refused(Exception):
@@ -29,7 +37,15 @@ class Refused(Exception):
 class Seat:
     index: int  # the seat in the game (0-based)
     name: str
-    token: str | None = None  # the secret a browser keeps to hold this seat across reloads
+    # The secret of this seat: a browser keeps it to hold the seat across reloads, and the
+    # person's own seat link carries it to another device. Made with the table, so that a
+    # restart (--resume) keeps it.
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    claimed: bool = False  # someone took the seat with the join code (or its link)
+
+
+class IdentityError(ValueError):
+    """A table file (the link, the code and the seats of a saved table) that cannot be used."""
 
 
 @dataclass
@@ -39,33 +55,110 @@ class Room:
     table_id: str = field(default_factory=lambda: secrets.token_urlsafe(6))
     log: list[str] = field(default_factory=list)
     seats: list[Seat] = field(default_factory=list)
+    # Where the table's link, code and seat secrets are kept next to a save (--save), so that a
+    # restart with --resume keeps every link and seat; None: not kept.
+    identity_path: Path | None = None
+    turn_time: float | None = None  # seconds a person has for a turn before the stand-in plays it
+    connected: set[int] = field(default_factory=set)  # the seats some browser holds now
+    away: set[int] = field(default_factory=set)  # seats the stand-in plays until their person acts
+    turn_started: float = field(default_factory=time.monotonic)
+    last_over: dict[str, Any] | None = None  # the last hand's end, kept for the final standings
+    _last_hand_memo: tuple[int, bool] | None = None
 
     def __post_init__(self) -> None:
         g = self.game
-        self.seats = [Seat(i, g.names[i]) for i, kind in enumerate(g.seats) if kind == HUMAN]
+        if not self.seats:
+            self.seats = [Seat(i, g.names[i]) for i, kind in enumerate(g.seats) if kind == HUMAN]
+        if self.identity_path is not None and self.identity_path.exists():
+            self._load_identity(self.identity_path)
+        self._save_identity()
         if g.state is None and not g.session.is_over():
             self._start_hand()
 
+    # --- the table's identity: link, code, seats --------------------------------------------
+    def identity(self) -> dict[str, Any]:
+        return {"table": self.table_id, "code": self.code,
+                "seats": [{"name": s.name, "token": s.token, "claimed": s.claimed} for s in self.seats]}
+
+    def _save_identity(self) -> None:
+        path = self.identity_path
+        if path is None:
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+        try:  # atomic, and readable by its owner only: it holds every seat's secret
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.identity(), f, indent=1)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def _load_identity(self, path: Path) -> None:
+        """The link, code and seats of the table a save was played at (checked: a wrong file is
+        refused, never half used)."""
+        def bad(why: str) -> IdentityError:
+            return IdentityError(f"{path}: {why}; delete it to open the table with a new link and new seats")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8")[:100_000])
+        except (OSError, ValueError, RecursionError) as exc:
+            raise bad(f"not a table file ({exc})") from None
+        def ok_text(v: Any) -> bool:
+            return isinstance(v, str) and v.isascii() and 0 < len(v) <= 100 and v.isprintable()
+        if not isinstance(data, dict) or not ok_text(data.get("table")) or not ok_text(data.get("code")):
+            raise bad("'table' and 'code' must be the texts of the table's link")
+        seats = data.get("seats")
+        if not isinstance(seats, list) or [s.get("name") if isinstance(s, dict) else None for s in seats] != \
+                [s.name for s in self.seats]:
+            raise bad("its seats are not the people's seats of the saved game")
+        if not all(ok_text(s.get("token")) and isinstance(s.get("claimed"), bool) for s in seats):
+            raise bad("each seat needs its 'token' (text) and 'claimed' (true or false)")
+        self.table_id, self.code = data["table"], data["code"]
+        for seat, saved in zip(self.seats, seats):
+            seat.token, seat.claimed = saved["token"], saved["claimed"]
+
     # --- seats ------------------------------------------------------------------------------
     def join(self, code: str | None, token: str | None) -> Seat:
-        """The seat of a returning browser (by its token), else a free seat for one with the code."""
+        """The seat of a returning browser or of a seat link (by its token, from any device),
+        else a free seat for one with the code."""
         if token:
             for seat in self.seats:
-                if seat.token is not None and secrets.compare_digest(seat.token, token):
+                if secrets.compare_digest(seat.token, token):
+                    if not seat.claimed:
+                        seat.claimed = True
+                        self._save_identity()
+                    self.back(seat)
                     return seat
         if not isinstance(code, str) or not secrets.compare_digest(code, self.code):
             raise Refused("this table needs its join code: ask the person who started it for the link")
         for seat in self.seats:
-            if seat.token is None:
-                seat.token = secrets.token_urlsafe(16)
+            if not seat.claimed:
+                seat.claimed = True
+                self._save_identity()
                 return seat
-        raise Refused("every seat at this table is taken")
+        raise Refused("every seat at this table is taken; a player who comes back on another device opens "
+                      "their own seat link (shown on their page, and by the person who started the table)")
+
+    def back(self, seat: Seat) -> None:
+        """The person of ``seat`` is back: the stand-in leaves their seat."""
+        if seat.index in self.away:
+            self.away.discard(seat.index)
+            self._say(f"{seat.name} is back.")
+
+    def seat_links(self, base: str) -> dict[str, str]:
+        """Each person's own link: it takes their seat from any device."""
+        return {s.name: f"{base}/t/{self.table_id}?seat={s.token}" for s in self.seats}
 
     # --- play -------------------------------------------------------------------------------
     def _start_hand(self) -> None:
         g = self.game
         state = g.start_hand()
         dealer = g.hand_names()[state.dealer]
+        self.last_over = None
+        self.turn_started = time.monotonic()
         self._say(f"Hand {g.session.index + 1}: {dealer} deals.")
 
     def _say(self, line: str) -> None:
@@ -77,7 +170,12 @@ class Room:
         g = self.game
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise Refused("an action is a short text such as 'draw stock' or 'discard 5S'")
-        if text.strip() == "next hand":
+        words = text.split()
+        if words[:2] == ["next", "hand"]:
+            # "next hand N" deals hand N once: a second click (or a friend's) that crosses the
+            # first is ignored, not dealt again or refused.
+            if len(words) == 3 and words[2].isdigit() and int(words[2]) != g.session.index + 1:
+                return None
             return self.next_hand()
         state = g.state
         if state is None or state.is_terminal():
@@ -91,23 +189,47 @@ class Room:
             g.apply(here, action)
         except (A.ActionSyntaxError, IllegalAction) as exc:
             raise Refused(f"not possible: {exc}") from None
+        self.back(seat)
         self._say(f"{seat.name}: {action}")
         self._after_action()
 
     def next_hand(self) -> None:
+        """Book the hand just played and deal the next; after the last, the final standings."""
         g = self.game
         if g.state is not None and not g.state.is_terminal():
             raise Refused("the hand is still being played")
         if g.state is not None:
+            self.last_over = self.snapshot(None).get("over")
             out = g.finish_hand()
             for s in out:
                 self._say(f"{g.names[s]} is out of the match.")
+            if g.session.is_over():
+                self._say(f"The game is over: {self._winners_text()}.")
+                return
         if g.session.is_over():
             raise Refused("the game is over")
         self._start_hand()
 
+    def _winners_text(self) -> str:
+        names = [self.game.names[s] for s in self.game.session.settlement().winners]
+        return (" and ".join(names) + (" win" if len(names) > 1 else " wins")) if names else "nobody wins"
+
+    def standings(self) -> list[dict[str, Any]]:
+        """The players from first to last by their totals (the ruleset says whether lowest wins)."""
+        g = self.game
+        session = g.session
+        totals = session.totals()
+        rules = g.ruleset.session
+        lowest = rules.lowest_total_wins if rules.is_match and rules.lowest_total_wins is not None \
+            else g.ruleset.lowest_score_wins and g.ruleset.score_sheet != "money"
+        winners = set(session.settlement().winners)
+        order = sorted(range(len(g.names)), key=lambda i: (i not in winners, totals[i] if lowest else -totals[i], i))
+        return [{"name": g.names[i], "total": totals[i], "money": session.ledger[i], "winner": i in winners,
+                 "out": i not in session.active} for i in order]
+
     def _after_action(self) -> None:
         state = self.game.state
+        self.turn_started = time.monotonic()
         if state is not None and state.is_terminal():
             out = state.outcome()
             assert out is not None
@@ -116,12 +238,13 @@ class Room:
             self._say(f"The hand ends ({out.end.replace('_', ' ')}): {winners} won.")
 
     def bot_to_play(self) -> bool:
-        """Whether the seat to act is a bot's."""
+        """Whether the seat to act is a bot's, or a person's whose stand-in plays for them."""
         g = self.game
         state = g.state
         if state is None or state.is_terminal():
             return False
-        return g.seats[g.session.seats[state.current_player()]] != HUMAN
+        g_seat = g.session.seats[state.current_player()]
+        return g.seats[g_seat] != HUMAN or g_seat in self.away
 
     def bot_step(self) -> None:
         """One bot action (the caller waits between steps so that people can follow)."""
@@ -129,10 +252,44 @@ class Room:
         state = g.state
         assert state is not None
         seat = state.current_player()
-        action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
+        g_seat = g.session.seats[seat]
+        bot = policy(STAND_IN) if g.seats[g_seat] == HUMAN else g.bot(seat)
+        action = bot(observation(state, seat), state.legal_actions(), g.bot_rng())
         g.apply(seat, action)
-        self._say(f"{g.hand_names()[seat]}: {action}")
+        stand_in = " (the stand-in bot)" if g.seats[g_seat] == HUMAN else ""
+        self._say(f"{g.hand_names()[seat]}{stand_in}: {action}")
         self._after_action()
+
+    def turn_key(self) -> tuple[int, int] | None:
+        """Which turn is being waited for (the hand, the number of actions so far), or None."""
+        state = self.game.state
+        if state is None or state.is_terminal():
+            return None
+        return self.game.session.index, len(self.game.deals[-1]["actions"])
+
+    def waiting_for(self) -> tuple[int, float] | None:
+        """The person whose turn it is and the seconds their clock allows (None: no clock runs:
+        a bot plays, the hand is over, or the person is here and the table has no turn clock)."""
+        g = self.game
+        state = g.state
+        if state is None or state.is_terminal() or self.bot_to_play():
+            return None
+        g_seat = g.session.seats[state.current_player()]
+        if g_seat not in self.connected:
+            return g_seat, min(self.turn_time or AWAY_GRACE, AWAY_GRACE)
+        return (g_seat, self.turn_time) if self.turn_time else None
+
+    def time_out(self, key: tuple[int, int] | None) -> bool:
+        """The clock ran out on turn ``key``: the stand-in plays the seat until its person acts
+        or comes back. False when that turn is no longer awaited."""
+        waiting = self.waiting_for()
+        if key is None or key != self.turn_key() or waiting is None:
+            return False
+        g_seat = waiting[0]
+        self.away.add(g_seat)
+        why = "left the table" if g_seat not in self.connected else "ran out of time"
+        self._say(f"{self.game.names[g_seat]} {why}: a bot plays for them until they are back.")
+        return True
 
     def local_seat(self, seat: Seat) -> int | None:
         active = self.game.session.seats
@@ -145,28 +302,45 @@ class Room:
         rs = g.ruleset
         session = g.session
         state = g.state
+        over_now = state is None and session.is_over()
         data: dict[str, Any] = {
             "type": "state", "ruleset": rs.name, "table": self.table_id,
             "you": seat.name if seat else None, "log": list(self.log),
             "hand_number": session.index + (1 if state is not None else 0), "hands_total": g.hands,
-            "game_over": state is None and session.is_over(), "points": rs.score_sheet != "money",
+            "game_over": over_now, "points": rs.score_sheet != "money",
         }
         active = session.seats
         names = g.names
+        people = {s.index for s in self.seats}
+        presence = {i: {"connected": i in self.connected, "away": i in self.away} for i in people}
         if state is None:
             data["players"] = [{"name": names[i], "money": session.ledger[i], "score": session.scores[i],
-                                "bot": g.seats[i] != HUMAN} for i in range(len(names))]
+                                "bot": g.seats[i] != HUMAN, "out": i not in active, **presence.get(i, {})}
+                               for i in range(len(names))]
+            if over_now:
+                data["standings"] = self.standings()
+                data["winners"] = [names[w] for w in session.settlement().winners]
+                data["last_over"] = self.last_over
             return data
         pack_names = state.pack.names
         here = self.local_seat(seat) if seat else None
         view = observation(state, here) if here is not None else None
         current = state.current_player() if not state.is_terminal() else None
         out = state.outcome()
+        # While a hand's end is shown, the totals already count it (the banner and the boxes agree).
+        paid = out.payouts if out is not None and rs.score_sheet != "points" else (0,) * len(active)
+        scored = out.scores if out is not None and out.scores else (0,) * len(active)
         data["players"] = [{
-            "name": names[g_seat], "cards": len(state.hands[local]), "money": session.ledger[g_seat],
-            "score": session.scores[g_seat], "dealer": local == state.dealer, "to_play": local == current,
-            "bot": g.seats[g_seat] != HUMAN, "you": local == here,
+            "name": names[g_seat], "cards": len(state.hands[local]), "money": session.ledger[g_seat] + paid[local],
+            "score": session.scores[g_seat] + scored[local], "dealer": local == state.dealer,
+            "to_play": local == current, "bot": g.seats[g_seat] != HUMAN, "you": local == here,
+            **presence.get(g_seat, {}),
         } for local, g_seat in enumerate(active)]
+        waiting = self.waiting_for()
+        if waiting is not None:
+            left = waiting[1] - (time.monotonic() - self.turn_started)
+            data["clock"] = {"name": names[waiting[0]], "seconds": max(0, round(left))}
+        data["last_hand"] = out is not None and self._last_hand_cached()
         data["hand"] = list(view.hand_names) if view is not None else []
         data["count"] = view.count if view is not None else None
         data["spreads"] = [{"number": i + 1, "owner": names[active[owner]], "cards": [pack_names[c] for c in cards]}
@@ -186,6 +360,27 @@ class Room:
                 "message": out.message,
             }
         return data
+
+    def _last_hand_cached(self) -> bool:
+        key = self.game.session.index
+        if self._last_hand_memo is None or self._last_hand_memo[0] != key:
+            self._last_hand_memo = (key, self._last_hand())  # once per hand, not per browser
+        return self._last_hand_memo[1]
+
+    def _last_hand(self) -> bool:
+        """Whether the game ends with the hand just played (its booking decides a match)."""
+        g = self.game
+        if g.hands is not None and g.session.index + 1 >= g.hands:
+            return True
+        if not g.ruleset.session.is_match or g.state is None:
+            return False
+        trial = g.session.copy()
+        totals = g.state.totals
+        try:
+            trial.finish_hand(g.state, named_suits=g.named_suits())
+        finally:
+            g.state.totals = totals  # the trial booking writes the totals the match rules read
+        return trial.is_over()
 
     def failed_rule(self, exc: RulesetError) -> None:
         self._say(f"The ruleset failed: {exc}")
