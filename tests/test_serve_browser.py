@@ -35,9 +35,9 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
 class Server:
     """A real uvicorn server on a free port, in a thread, for one room."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, port: int = 0) -> None:
         self.room = room
-        config = uvicorn.Config(create_app(room, bot_delay=0), host="127.0.0.1", port=0, log_level="warning")
+        config = uvicorn.Config(create_app(room, bot_delay=0), host="127.0.0.1", port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -47,7 +47,7 @@ class Server:
             if self.server.started:
                 break
             time.sleep(0.05)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.port = port = self.server.servers[0].sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{port}/t/{self.room.table_id}?code={self.room.code}"
         return self
 
@@ -153,3 +153,115 @@ def test_a_reload_mid_hand_keeps_the_seat_and_the_hand(browser: Any) -> None:
         assert page.text_content("#you") == "You are Player1"
         assert _my_hand(page) == hand
         page.screenshot(path=str(ARTIFACTS / "serve-after-reload.png"))
+
+
+def _play_until(pages: list[Any], done: str, limit: int = 400) -> None:
+    """Each page plays its turns (draw, then a discard) until ``done`` (a JS expression) holds on
+    the first page; the bots play theirs on the server."""
+    for _ in range(limit):
+        if pages[0].evaluate(done):
+            return
+        for page in pages:
+            if page.locator("#actions button, #discard-btn").count() and not page.locator("#over").is_visible():
+                before = page.text_content("#log")
+                try:
+                    _play_my_turn(page)
+                    page.wait_for_function("b => document.querySelector('#log').textContent !== b", arg=before,
+                                           timeout=5000)
+                except sync_api.Error:
+                    pass  # the turn moved on meanwhile (a refresh of the page): look again
+        time.sleep(0.05)
+    raise AssertionError(f"not reached: {done}")
+
+
+def test_two_friends_and_a_bot_play_a_session_to_its_final_standings(browser: Any) -> None:
+    game = make_game("standard", seats=3, bots=("greedy",), names=("Ann", "Bob"), stake=1, hands=2, seed=31,
+                     save=None, resume=None)
+    room = Room(game)
+    with Server(room) as server:
+        pages = [browser.new_context().new_page() for _ in range(2)]
+        for page in pages:
+            page.goto(server.url)
+            page.wait_for_selector("#hand .card")
+        for number in (1, 2):
+            _play_until(pages, "!document.querySelector('#over').hidden")
+            pages[0].wait_for_selector("#next-hand")
+            label = pages[0].text_content("#next-hand")
+            assert label == ("See the final standings" if number == 2 else "Next hand")
+            pages[0].click("#next-hand")
+            if number == 1:
+                for page in pages:
+                    page.wait_for_function("document.querySelector('#hand-number').textContent.startsWith('Hand 2') "
+                                           "&& document.querySelector('#over').hidden")
+        for page in pages:
+            page.wait_for_selector("#standings:not([hidden])")
+            text = page.text_content("#standings") or ""
+            winners = [room.game.names[w] for w in room.game.session.settlement().winners]
+            assert text.startswith(f"Final standings: {' and '.join(winners)} won")
+            assert (page.text_content("#status") or "").startswith("The game is over")
+        pages[0].screenshot(path=str(ARTIFACTS / "serve-final-standings.png"), full_page=True)
+
+
+def test_a_friend_who_leaves_on_their_turn_is_played_for_and_takes_the_seat_back_elsewhere(browser: Any) -> None:
+    game = make_game("standard", seats=3, bots=("greedy",), names=("Ann", "Bob"), stake=1, hands=3, seed=13,
+                     save=None, resume=None)
+    room = Room(game, turn_time=1.5)
+    with Server(room) as server:
+        ann = browser.new_context().new_page()
+        bob_ctx = browser.new_context()
+        bob = bob_ctx.new_page()
+        for page in (ann, bob):
+            page.goto(server.url)
+            page.wait_for_selector("#hand .card")
+        link = bob.input_value("#seat-link-text")
+        assert "?seat=" in link and "code=" not in link
+        # Bob waits for his turn, then closes his browser.
+        _play_until([bob, ann], "document.querySelectorAll('#actions button, #discard-btn').length > 0")
+        bob_ctx.close()
+        ann.wait_for_function("[...document.querySelectorAll('.player')].some(p => p.textContent.includes('Bob') "
+                              "&& /disconnected|away/.test(p.textContent))")
+        ann.wait_for_function("document.querySelector('#log').textContent.includes('Bob left the table: a bot "
+                              "plays for them')", timeout=10000)
+        ann.wait_for_function("document.querySelector('#log').textContent.includes('Bob (the stand-in bot)')")
+        ann.screenshot(path=str(ARTIFACTS / "serve-friend-away.png"), full_page=True)
+        # Bob comes back from another device with his own seat link.
+        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        phone.goto(link)
+        phone.wait_for_selector("#hand .card")
+        assert phone.text_content("#you") == "You are Bob"
+        ann.wait_for_function("document.querySelector('#log').textContent.includes('Bob is back.')")
+        state = room.game.state
+        assert state is not None
+        local = room.game.hand_names().index("Bob")
+        if not state.is_terminal():
+            assert sorted(_my_hand(phone)) == sorted(state.pack.names[c] for c in state.hands[local])
+        phone.screenshot(path=str(ARTIFACTS / "serve-phone.png"), full_page=True)
+
+
+def test_a_server_killed_and_resumed_keeps_every_seat_and_link(browser: Any, tmp_path: Path) -> None:
+    save = tmp_path / "game.yaml"
+    game = make_game("standard", seats=2, bots=(), names=("Ann", "Bob"), stake=1, hands=2, seed=17, save=save,
+                     resume=None)
+    room = Room(game, identity_path=tmp_path / "game.yaml.table")
+    with Server(room) as server:
+        pages = {}
+        for _ in range(2):
+            page = browser.new_context().new_page()
+            page.goto(server.url)
+            page.wait_for_selector("#hand .card")
+            pages[(page.text_content("#you") or "").split()[-1]] = page
+        _play_until(list(pages.values()), "document.querySelector('#log').textContent.split('\\n').length > 4")
+        url, port = server.url, server.port
+    # The server is gone (as after kill -9); the tabs try to reconnect. It comes back from the files.
+    again = make_game(None, seats=2, bots=(), names=(), stake=1, hands=None, seed=0, save=save, resume=save)
+    back = Room(again, identity_path=tmp_path / "game.yaml.table")
+    with Server(back, port=port) as server2:
+        assert server2.url == url  # the same link and code
+        state = back.game.state
+        assert state is not None
+        for name, page in pages.items():
+            page.wait_for_function("n => document.querySelector('#you').textContent === 'You are ' + n", arg=name)
+            local = back.game.hand_names().index(name)
+            page.wait_for_function("n => document.querySelectorAll('#hand .card').length === n",
+                                   arg=len(state.hands[local]))
+            assert sorted(_my_hand(page)) == sorted(state.pack.names[c] for c in state.hands[local])
