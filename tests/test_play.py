@@ -5,6 +5,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -78,7 +79,8 @@ def test_resume_after_the_process_was_killed(tmp_path: Path) -> None:
     res = play(["--resume", str(save)], ["quit"])
     assert res.returncode == 0, res.stderr
     state = result.state
-    hand = " ".join(state.pack.names[c] for c in state.hands[0])
+    from tonkdsl.tools.screen import in_hand_order
+    hand = " ".join(in_hand_order([state.pack.names[c] for c in state.hands[0]], state.pack))
     if state.current_player() == 0:
         assert f"Your hand: {hand}" in res.stdout
     assert "Hand 1 of 1" not in res.stdout  # not dealt again
@@ -230,3 +232,43 @@ def test_save_paths_are_checked_before_the_game(tmp_path: Path) -> None:
     assert res.returncode == 2 and "exists already" in res.stderr and f"--resume {existing}" in res.stderr
     assert existing.read_text() == "a game in progress\n"
     assert "Traceback" not in res.stderr
+
+
+def test_the_rules_example_of_the_docs_is_what_play_prints() -> None:
+    import re
+
+    from tonkdsl import load_ruleset
+    from tonkdsl.tools.play import rules_for
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "play.md").read_text()
+    shown = re.search(r"```text\n> rules\n(.*?)\n```", doc, re.S)
+    assert shown is not None and shown.group(1) == rules_for(load_ruleset("speno"), "start")
+
+
+def test_the_hand_is_sorted_and_suits_are_symbols_on_a_terminal_only() -> None:
+    import io
+
+    from tonkdsl import load_ruleset
+    from tonkdsl.tools.screen import Screen, in_hand_order
+    pack = load_ruleset("standard").pack
+    assert in_hand_order(["KD", "2S", "AH", "2C", "10H"], pack) == ["AH", "2C", "2S", "10H", "KD"]
+    utf = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    assert Screen(utf, colour=True).cards(["5H", "JK", "10S"]) == "5\u2665 JK 10\u2660"
+    assert Screen(io.StringIO()).cards(["5H", "JK", "10S"]) == "5H JK 10S"  # piped: as actions are typed
+
+
+def test_ctrl_c_says_where_the_game_is_saved(tmp_path: Path, monkeypatch: Any) -> None:
+    import builtins
+
+    from click.testing import CliRunner
+
+    from tonkdsl.cli import main
+
+    def interrupted(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(builtins, "input", interrupted)
+    save = tmp_path / "game.yaml"
+    res = CliRunner().invoke(main, ["play", "standard", "--seed", "5", "--save", str(save)])
+    assert res.exit_code == 130
+    assert f"Stopped: the game is saved in {save}: continue it with tonk play --resume {save}." in res.output
+    assert save.exists()

@@ -379,7 +379,12 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
     def read(prompt: str) -> str:
         return input(prompt)
     try:
-        sys.exit(Player(game, screen, read).run())
+        sys.exit(Player(game, screen, read, pause=sys.stdin.isatty()).run())
+    except KeyboardInterrupt:  # Ctrl-C: say where the game is, never a traceback
+        where = (f"the game is saved in {game.save_path}: continue it with tonk play --resume {game.save_path}"
+                 if game.save_path else "the game was not saved (tonk play --save FILE keeps a game)")
+        echo(f"\nStopped: {where}.", err=True)
+        sys.exit(130)
     except RulesetError as exc:
         echo(f"error: {exc}" + (f" (the game up to here is saved in {game.save_path})" if game.save_path else ""),
                    err=True)

@@ -272,8 +272,9 @@ Reader = Callable[[str], str]
 class Player:
     """The terminal loop: bots play their turns, the person is asked for theirs."""
 
-    def __init__(self, game: Game, screen: Screen, read: Reader) -> None:
+    def __init__(self, game: Game, screen: Screen, read: Reader, *, pause: bool = False) -> None:
         self.game, self.screen, self.read = game, screen, read
+        self.pause = pause  # at a terminal: the end of a hand stays on screen until Enter
 
     def run(self) -> int:
         g = self.game
@@ -295,6 +296,13 @@ class Player:
                 out = g.finish_hand()
                 for seat in out:
                     self.screen.say(f"{g.names[seat]} {'are' if g.names[seat] == 'You' else 'is'} out of the match.")
+                if self.pause and not g.session.is_over():
+                    try:
+                        if self.read("Press Enter for the next hand (q to stop) ").strip().lower() in ("q", "quit"):
+                            self.screen.say("Game saved." if g.save_path else "Bye.")
+                            return 0
+                    except EOFError:
+                        return 0
                 continue
             seat = state.current_player()
             if g.seats[g.session.seats[seat]] != HUMAN:

@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Sequence, TextIO
+from typing import Any, Sequence, TextIO
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.diagnostics import printable
+
+
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def in_hand_order(names: Sequence[str], pack: Any) -> list[str]:
+    """Cards sorted as a player holds them: by rank in the pack's order (A 2 ... K), then suit."""
+    rank_of: dict[str, tuple[int, int]] = {}
+    ranks = list(dict.fromkeys(pack.ranks))
+    suits = list(dict.fromkeys(pack.suits))
+    for name, rank, suit in zip(pack.names, pack.ranks, pack.suits):
+        rank_of.setdefault(name, (ranks.index(rank), suits.index(suit)))
+    return sorted(names, key=lambda n: rank_of.get(n, (len(ranks), 0)))
 
 
 class Screen:
@@ -19,10 +32,17 @@ class Screen:
         if colour is None:
             colour = self.out.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
         self.console = None
+        # Suit symbols on a terminal that shows them; letters (5H), as actions are typed, otherwise.
+        self.symbols = bool(colour) and "utf" in str(getattr(self.out, "encoding", "") or "").lower()
         if colour:
             from rich.console import Console
 
             self.console = Console(file=self.out, highlight=False, force_terminal=True)
+
+    def cards(self, names: Sequence[str]) -> str:
+        if not self.symbols:
+            return " ".join(names)
+        return " ".join(n[:-1] + SUIT_SYMBOLS[n[-1]] if n[-1:] in SUIT_SYMBOLS and len(n) > 1 else n for n in names)
 
     def say(self, text: str, style: str = "") -> None:
         text = printable(text)  # names and messages from files: no control characters reach the terminal
@@ -50,15 +70,16 @@ class Screen:
         self.table(names, ledger, scores, view)
         if view.spreads:
             for i, (owner, cards) in enumerate(view.spreads, 1):
-                self.say(f"  spread {i} ({names[owner]}): {' '.join(pack.names[c] for c in cards)}")
+                self.say(f"  spread {i} ({names[owner]}): {self.cards([pack.names[c] for c in cards])}")
         else:
             self.say("  no spreads on the table")
         top = view.top_discard_name
-        self.say(f"  top discard: {top or '(none)'}")
+        self.say(f"  top discard: {self.cards([top]) if top else '(none)'}")
         waits = {k: v for k, v in view.counters.items() if v}
         if waits:
             self.say("  " + ", ".join(f"{k}: {v}" for k, v in waits.items()))
-        self.say(f"Your hand: {' '.join(view.hand_names)}   (count {' or '.join(map(str, view.totals))})", "bold green")
+        hand = self.cards(in_hand_order(view.hand_names, pack))
+        self.say(f"Your hand: {hand}   (count {' or '.join(map(str, view.totals))})", "bold green")
         self.say("  " + "   ".join(f"[{i}] {a}" for i, a in enumerate(legal, 1)))
 
     def show_end(self, outcome: Outcome, names: Sequence[str], hands: Sequence[Sequence[str]]) -> None:
@@ -69,7 +90,7 @@ class Screen:
             self.say(f"  {outcome.message}")
         for seat, name in enumerate(names):
             score = f", score {outcome.scores[seat]:+d}" if outcome.scores else ""
-            self.say(f"  {name}: {' '.join(hands[seat]) or '(no cards)'}  count {outcome.counts[seat]}, "
+            self.say(f"  {name}: {self.cards(hands[seat]) or '(no cards)'}  count {outcome.counts[seat]}, "
                      f"payout {outcome.payouts[seat]:+d}{score}")
         for p in outcome.payments:
             who = [*names, "the pot"]  # seat -1 is the pot
