@@ -167,14 +167,13 @@ _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">"
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _QUANT_CMP = {"==": "", "<": "fewer than ", "<=": "at most ", ">": "more than ", ">=": "at least "}
 _ARITH = {"add": "+", "sub": "-", "mul": "x", "div": "/", "mod": "mod", "pow": "^"}
-_SUBJECT_DEFAULT = "actor"
 
 
 class Unreadable(Exception):
     """A shape the grammar has no reading for: the expression is given quoted."""
 
 
-def words(source: str, subject: str | None = _SUBJECT_DEFAULT) -> str:
+def words(source: str, subject: str | None = "actor") -> str:
     """The expression in words, or the expression quoted when it cannot be read. ``subject``: the
     role a bare attribute is about (``actor`` in conditions, ``scored`` in score points, None
     where there is none)."""
@@ -308,8 +307,9 @@ def _counted(numbers: list[str], unit: tuple[str, str]) -> str:
 class _Reader:
     """Reads one expression; ``subject`` is who a bare attribute is about."""
 
-    def __init__(self, subject: str | None) -> None:
-        self.subject: Player | None = _SUBJECT.get(subject or "") if subject else None
+    def __init__(self, subject: str | Player | None) -> None:
+        # A role's name (actor, scored, you, they), an item of a 'where' being read, or nobody.
+        self.subject: Player | None = subject if isinstance(subject, Player) else _SUBJECT.get(subject or "")
 
     # -- whatever the expression is -------------------------------------------------------------
     def any(self, t: Any) -> str:
@@ -333,10 +333,8 @@ class _Reader:
         d = _kind(t)
         if d == "name":
             n = str(t.children[0])
-            if n in _ROLE and n != "scored":
+            if n in _ROLE:
                 return _ROLE[n]
-            if n == "scored":
-                return _ROLE["scored"]
         if d == "list" and len(t.children) == 1:
             return self.player(t.children[0])
         if d == "call" and str(t.children[0]) == "nearest_left" and len(t.children) == 2:
@@ -405,10 +403,9 @@ class _Reader:
         the parts that are not about them."""
         parts = list(self._conjuncts(cond))
         for part in parts:
-            one = _Reader.__new__(_Reader)
-            one.subject = Player(_IT, _ITS, plural=False, card=base.card)
-            many = _Reader.__new__(_Reader)
-            many.subject = Player(_IT, _ITS, plural=True, card=base.card)
+            # Read once about one item and once about several, so the verbs agree either way.
+            one = _Reader(Player(_IT, _ITS, plural=False, card=base.card))
+            many = _Reader(Player(_IT, _ITS, plural=True, card=base.card))
             a, b = one.clause(part), many.clause(part)
             if _IT not in a and _ITS not in a:
                 base.cond.append(a)
@@ -486,13 +483,8 @@ class _Reader:
             group = self.set(arg.children[0])
             if group is not None:
                 forms = _BOOL_ATTRS[str(arg.children[1])]
-                if fname == "any":
-                    lead = "no" if negated else "some"
-                    verb = forms[0][0]
-                else:
-                    lead = "not every" if negated else "every"
-                    verb = forms[0][0]
-                return f"{lead} {group.one}{group.qual}{group._rels(False)}{group._cond()} {verb}"
+                lead = ("no" if negated else "some") if fname == "any" else ("not every" if negated else "every")
+                return f"{lead} {group.one}{group.qual}{group._rels(False)}{group._cond()} {forms[0][0]}"
         if fname in ("any", "all") and arg is not None:
             text = f"{'some' if fname == 'any' else 'all'} of {self.value(arg)} hold"
             return f"not ({text})" if negated else text
