@@ -208,11 +208,13 @@ class Session:
             raise RulesetError(f"the match rule failed: {exc}") from None
         return tuple(out)
 
-    def _best(self, totals: Sequence[int]) -> int:
+    def lowest_wins(self) -> bool:
+        """Whether the lowest total is the best: the match's rule, else the score sheet's."""
         lowest = self.ruleset.session.lowest_total_wins
-        if lowest is None:
-            lowest = self.ruleset.lowest_score_wins
-        return min(totals) if lowest else max(totals)
+        return self.ruleset.lowest_score_wins if lowest is None else lowest
+
+    def _best(self, totals: Sequence[int]) -> int:
+        return min(totals) if self.lowest_wins() else max(totals)
 
     def match_winners(self) -> list[int]:
         """The winners of a match: the last player left, else the best total among those still in."""

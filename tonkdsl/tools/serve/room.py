@@ -219,9 +219,8 @@ class Room:
         g = self.game
         session = g.session
         totals = session.totals()
-        rules = g.ruleset.session
-        lowest = rules.lowest_total_wins if rules.is_match and rules.lowest_total_wins is not None \
-            else g.ruleset.lowest_score_wins and g.ruleset.score_sheet != "money"
+        # Money is ranked highest first, unless a match says its lowest total wins.
+        lowest = session.lowest_wins() and (g.ruleset.session.is_match or g.ruleset.score_sheet != "money")
         winners = set(session.settlement().winners)
         order = sorted(range(len(g.names)), key=lambda i: (i not in winners, totals[i] if lowest else -totals[i], i))
         return [{"name": g.names[i], "total": totals[i], "money": session.ledger[i], "winner": i in winners,
