@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tonkdsl import LoadError, load_ruleset
+from tonkdsl.interpreter.table import ASK
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import MAX_TURNS, IllegalAction, State, deal
 from tonkdsl.language.resources import shipped_ruleset_names
@@ -190,6 +191,15 @@ def test_illegal_actions_refused_with_reason(ref: Any, seed: int, steps: int, ch
             continue
         before = snapshot(state)
         reason = state.why_illegal(probe)
+        if reason is None and state.phase == ASK and state.asking is not None \
+                and state.current_player() == state.asking.mover:
+            # While players are asked out of turn, the player to move may simply take their
+            # turn (everyone passes): the action must be one that turn allows.
+            passed = state.clone()
+            while passed.phase == ASK:
+                passed.apply(A.Pass())
+            assert str(probe) in {str(a) for a in passed.legal_actions()}, f"{probe} accepted out of its turn"
+            continue
         assert reason, f"{probe} should be refused"
         with pytest.raises(IllegalAction) as info:
             state.clone().apply(probe)

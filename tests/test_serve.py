@@ -320,7 +320,7 @@ def test_the_page_puts_no_data_into_it_as_html() -> None:
 def test_eat_and_pass_are_played_by_people_at_the_table() -> None:
     # Two people at a table with eating: every legal action, sent as its button's text, is
     # accepted, 'eat' and 'pass' included (they were once read as card names), until the hand ends.
-    from tonkdsl.interpreter.table import EAT
+    from tonkdsl.interpreter.table import ASK
 
     eating = str(Path(__file__).parent / "variations" / "x15-eating.yaml")
     asked = 0
@@ -337,7 +337,7 @@ def test_eat_and_pass_are_played_by_people_at_the_table() -> None:
                 break
             here = state.current_player()
             seat = next(s for s in seats if room.local_seat(s) == here)
-            if state.phase == EAT:
+            if state.phase == ASK:
                 asked += 1
             room.act(seat, str(rng.choice(state.legal_actions())))
         else:

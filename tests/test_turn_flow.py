@@ -8,7 +8,7 @@ from tonkdsl import load_ruleset
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
 from tonkdsl.interpreter.session import Session
-from tonkdsl.interpreter.table import EAT, PLAY
+from tonkdsl.interpreter.table import ASK, PLAY
 from conftest import TESTS
 
 VAR = TESTS / "variations"
@@ -152,7 +152,7 @@ def test_eating_asks_nearest_the_discarders_left_and_skips_the_players_between()
                                                  3: ["9H", "10H", "4C", "5S", "6C"]})
     state.apply("draw stock")
     state.apply("discard 8H")
-    assert state.phase == EAT and state.eat_queue == [2, 3] and state.current_player() == 2
+    assert state.phase == ASK and state.asking.queue == [2, 3] and state.current_player() == 2
     assert [str(a) for a in state.legal_actions()] == ["eat", "pass"]
     state.apply("pass")
     assert state.current_player() == 3

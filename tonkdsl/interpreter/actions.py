@@ -97,8 +97,16 @@ class Eat(Action):
 
 
 @dataclass(frozen=True)
+class Fold(Action):
+    """Sit out the rest of the hand (where the ruleset's turn.out_of_turn allows folding)."""
+
+    def __str__(self) -> str:
+        return "fold"
+
+
+@dataclass(frozen=True)
 class Pass(Action):
-    """Decline to act out of turn (to eat the last discard)."""
+    """Decline to act when asked out of turn (to eat the last discard, to drop, to fold)."""
 
     def __str__(self) -> str:
         return "pass"
@@ -134,7 +142,7 @@ class ActionList(list[Action]):
 
 
 _USAGE = ("actions are: drop | draw stock | draw discard | spread <cards> | hit <cards> on <n> | "
-          "discard <card> | claim | slap <card> on <n> | eat | pass")
+          "discard <card> | claim | slap <card> on <n> | eat | fold | pass")
 
 
 def _cards(words: list[str], what: str) -> tuple[str, ...]:
@@ -170,6 +178,8 @@ def parse_action(text: str) -> Action:
         return Claim()
     if verb == "eat" and not rest:
         return Eat()
+    if verb == "fold" and not rest:
+        return Fold()
     if verb == "pass" and not rest:
         return Pass()
     if verb == "draw":

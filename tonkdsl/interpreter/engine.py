@@ -12,6 +12,7 @@ from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
 from tonkdsl.interpreter.actions import Discard
+from tonkdsl.interpreter.asking import Asking, open_at
 from tonkdsl.interpreter.melds import table_for
 from tonkdsl.language.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.language.names import EvalContext
@@ -36,7 +37,7 @@ class State(TurnFlow):
         "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-        "seed", "rebuilds", "dropper", "eat_queue", "eaten_turn", "totals", "pot", "pot_start", "paid",
+        "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
         "public_cards", "last_discard")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
@@ -91,10 +92,14 @@ class State(TurnFlow):
         self.seed = 0  # the deal's seed: a rebuilt stock is shuffled from it
         self.rebuilds = 0  # times the stock was rebuilt this hand
         self.dropper: int | None = None  # who dropped, once a drop ends the hand
-        # Eating: the players still to be asked whether they eat the last discard (the first is
-        # out_of_turn_seat), and the turn in which a card was last eaten (the card taken that
-        # turn was eaten: no flag to reset at every draw).
-        self.eat_queue: list[int] = []
+        # Players asked out of turn (eating, a drop at any time, folding: Ruleset.windows): the
+        # moment's asking (who is still to be asked; the first is out_of_turn_seat), the mask of
+        # the players who folded, and the ids of the windows' rules taken this hand.
+        self.asking: Asking | None = None
+        self.sitting_out = 0
+        self.rules_taken: list[str] = []
+        # The turn in which a card was last eaten (the card taken that turn was eaten: no flag
+        # to reset at every draw).
         self.eaten_turn = 0
         self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
         self.pot = self.pot_start = 0  # the money in the pot (carried over from earlier hands by the session)
@@ -150,11 +155,20 @@ class State(TurnFlow):
         twin.events_fired = set(self.events_fired)
         twin.deal_winners = set(self.deal_winners)
         twin.spread_log = list(self.spread_log)
-        twin.eat_queue = list(self.eat_queue)
+        if self.asking is not None:
+            twin.asking = self.asking.copy()
+        twin.rules_taken = list(self.rules_taken)
         twin.paid = list(self.paid)
         twin.public_cards = list(self.public_cards)
         twin.last_discard = list(self.last_discard)
         return twin
+
+    def _first_turn_begins(self) -> None:
+        """The first turn's start: its event, and the players asked before it."""
+        if self.melds.on_turn_start:
+            self._event("turn_start", self.current)
+        if self.melds.asks_at_start and self._outcome is None:
+            open_at(self, "turn_start", self.current)
 
     # --- hands ------------------------------------------------------------------------------
     def _take(self, seat: int, card: int) -> None:
@@ -290,7 +304,7 @@ class State(TurnFlow):
         self.out_of_turn_seat = None
         if self.paid:  # antes and bonuses paid during the hand come first
             payments = [*self.paid, *payments]
-        fired = tuple(dict.fromkeys([*map(_RULE, payments), *scored]))
+        fired = tuple(dict.fromkeys([*map(_RULE, payments), *scored, *self.rules_taken]))
         payouts = net(self.num_players, payments)
         change = self.pot - self.pot_start  # every payment to or from the pot moved it
         sheet = self.ruleset.score_sheet
@@ -519,6 +533,6 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
         for seat in seat_order(dealer, num_players):
             state._event("dealt", seat)
     state.check_deal_wins()
-    if state._outcome is None and state.melds.on_turn_start:
-        state._event("turn_start", state.current)
+    if state._outcome is None and not (state.melds.asks_after_deal and open_at(state, "after_deal", state.current)):
+        state._first_turn_begins()
     return state

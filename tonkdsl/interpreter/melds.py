@@ -59,7 +59,8 @@ class MeldRules:
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
-        "max_wild", "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start")
+        "max_wild", "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
+        "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -100,8 +101,14 @@ class MeldRules:
         self.drop_varies = at_start and not always and drop is not False
         # A drop (knock) may be made after drawing, before the discard or instead of it.
         self.play_drop = "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at
+        # The moments at which players may be asked out of turn (Ruleset.windows), as flags.
+        asked = {at for w in rs.windows for at in w.at}
+        self.asks_after_deal = "after_deal" in asked
+        self.asks_at_start = "turn_start" in asked
+        self.asks_after_draw = "after_draw" in asked
+        self.asks_after_discard = "after_discard" in asked
         # Something may follow a discard other than the next turn: a drop it completes, eating.
-        self.discard_flow = self.play_drop or rs.eat_allowed is not None
+        self.discard_flow = self.play_drop or self.asks_after_discard
         self.events_listened = frozenset([ev.on for c in rs.counters for ev in c.events] + [b.on for b in rs.bonuses])
         # The two events of every turn, as flags: a flag read is cheaper than a set lookup, and
         # most rulesets listen to neither.

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.language.ruleset import DealWin, ScoreEntry, Transfer
 
 END_KINDS = ("initial_tonk", "redeal", "tonk_out", "out_on_discard", "drop_won", "drop_caught",
-             "stock_exhausted", "dead_hand")
+             "stock_exhausted", "others_folded", "dead_hand")
 
 
 @dataclass(frozen=True)

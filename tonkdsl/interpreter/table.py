@@ -7,7 +7,7 @@ from typing import Mapping, Sequence
 MAX_TURNS = 2000  # a hand longer than this ends as a dead hand (see docs/security.md)
 
 START, PLAY, EXTRA, OVER = "start", "play", "extra_discard", "over"
-EAT = "eat"  # after a discard, the players who may eat it are asked in turn
+ASK = "ask"  # players other than the one to move are asked in turn (eat, drop, fold: Ruleset.windows)
 
 
 class IllegalAction(ValueError):

@@ -11,15 +11,15 @@ from operator import or_
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.interpreter.table import EAT, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
+from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import DealWin, Ruleset
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
-_EAT, _PASS = A.Eat(), A.Pass()
 
 
 class TurnRules:
@@ -61,7 +61,9 @@ class TurnRules:
         rebuilds: int
         public_cards: list[int]
         last_discard: list[int]
-        eat_queue: list[int]
+        asking: asking.Asking | None
+        sitting_out: int
+        rules_taken: list[str]
         eaten_turn: int
         def _take(self, seat: int, card: int) -> None: ...
 
@@ -81,11 +83,9 @@ class TurnRules:
         def _knock(self, seat: int) -> None: ...
         def _refuse_drop(self, seat: int) -> None: ...
         def _rebuild_stock(self) -> bool: ...
-        def _open_eat_window(self, card: int, discarder: int) -> bool: ...
         def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool: ...
-        def _close_eat_window(self) -> None: ...
         def _after_discard(self, seat: int, card: int) -> bool: ...
-        def _do_eat(self, seat: int, action: A.Action) -> None: ...
+        def _first_turn_begins(self) -> None: ...
 
     # --- legal actions ------------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[A.Action]:
@@ -109,8 +109,8 @@ class TurnRules:
             return self._play_options(current)
         if phase == START:
             return self._start_options(current)
-        if phase == EAT:
-            return A.ActionList.grouped((_EAT, _PASS))
+        if phase == ASK:
+            return asking.options(self)  # type: ignore[arg-type]
         out = A.ActionList()  # EXTRA: the slapper discards any card
         out.spans = {}
         out.discard_cards = ()
@@ -405,18 +405,8 @@ class TurnRules:
                 raise IllegalAction(str(exc)) from None
         if self._outcome is not None:
             raise IllegalAction("the hand is over")
-        if self.phase == EAT:
-            if player is not None and player != self.out_of_turn_seat and isinstance(action, A.Eat) \
-                    and player in self.eat_queue:
-                return self._do_eat(player, action)
-            # The next player's own turn action (a draw, a drop) means nobody eats, whether or
-            # not they are the one being asked: players at a table just take their turn.
-            who = self.out_of_turn_seat if player is None else player
-            if who is not None and not isinstance(action, (A.Eat, A.Pass)) and self.may_act_out_of_turn(who, action):
-                self._close_eat_window()  # the next player acts: nobody eats
-                if self._outcome is not None:
-                    raise IllegalAction("the hand is over")
-                return self._apply_other(action, None)
+        if self.phase == ASK:
+            return self._apply_asked(action, player)
         seat = self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
         kind = type(action)
         if kind is A.Slap:
@@ -429,13 +419,39 @@ class TurnRules:
         handler(self, seat, action)
         return None
 
+    def _apply_asked(self, action: A.Action, player: int | None) -> None:
+        """An action while players other than the one to move are asked (Ruleset.windows)."""
+        state: Any = self
+        asked = self.out_of_turn_seat
+        who = asked if player is None else player
+        if who is None:  # pragma: no cover - a seat is always asked in this phase
+            raise IllegalAction("nobody is asked now")
+        if isinstance(action, A.Slap):
+            return self._slap(who, action)
+        if isinstance(action, A.Pass):
+            if who != asked:
+                raise IllegalAction("you are not asked now: pass when it is your turn to answer")
+            return asking.pass_turn(state, who)
+        if asking.is_offered(state, who, action):
+            return asking.answer(state, who, action)
+        if self.asking is not None and who == self.asking.mover:
+            # The player to move's own turn action means nobody else acts: players at a table
+            # just take their turn.
+            asking.close_for_mover(state)
+            if self._outcome is not None:
+                raise IllegalAction("the hand is over")
+            return self._apply_other(action, None)
+        if player is not None and player != asked:
+            raise IllegalAction("only a slap, or an answer you are offered, may be played out of turn")
+        raise IllegalAction(asking.refusal(state, who, action))
+
     def _out_of_phase(self, action: A.Action) -> str:
         if self.phase == EXTRA:
             return "you slapped: discard an extra card now"
-        if self.phase == EAT:
-            return "you may eat the last discard or pass ('eat' or 'pass')"
-        if isinstance(action, (A.Eat, A.Pass)):
-            return "there is no discard to eat now"
+        if self.phase == ASK:  # pragma: no cover - _apply_asked words the refusals of this phase
+            return asking.refusal(self, self.current_player(), action)  # type: ignore[arg-type]
+        if isinstance(action, (A.Eat, A.Pass, A.Fold)):
+            return asking.refusal(self, self.current, action)  # type: ignore[arg-type]
         if (self.phase == PLAY and isinstance(action, (A.DrawStock, A.DrawDiscard)) and self.turn_number == 1
                 and not self.ruleset.first_turn_draws):
             return "the first player does not draw on the first turn: lay spreads and discard"
@@ -467,6 +483,8 @@ class TurnRules:
             self._end("stock_exhausted", actor=seat)
             return
         self._draw(seat, self.stock.pop(), False)
+        if self.melds.asks_after_draw:
+            asking.open_at(self, "after_draw", seat)  # type: ignore[arg-type]
 
     def _do_draw_discard(self, seat: int, action: A.Action) -> None:
         if "discard" not in self.ruleset.draw_from:
@@ -477,6 +495,8 @@ class TurnRules:
             raise IllegalAction("a card taken from the discard pile must go into a spread at once, "
                                 "and this one cannot")
         self._draw(seat, self.discard_pile.pop(), True)
+        if self.melds.asks_after_draw:
+            asking.open_at(self, "after_draw", seat)  # type: ignore[arg-type]
 
     def _do_spread(self, seat: int, action: A.Spread) -> None:
         if self.knock_declared:
@@ -682,13 +702,21 @@ class TurnRules:
         self._end("drop_won" if won else "drop_caught", actor=seat, dropper=seat)
 
     def _next_turn(self) -> None:
+        prev = self.current
+        seat = prev + 1 if prev + 1 < self.num_players else 0
+        if self.sitting_out:  # players who folded are skipped (a round still ends at the first seat)
+            while self.sitting_out >> seat & 1:
+                if seat == self.first_seat:
+                    self.round_number += 1
+                seat = seat + 1 if seat + 1 < self.num_players else 0
         if self.knocker is not None:  # the last round after a drop
-            if self.last_round_left == 0:
+            # It ends after its turns, or before the turn comes back to the dropper (a drop out
+            # of turn); a drop in turn runs out of turns first.
+            if self.last_round_left == 0 or seat == self.knocker:
                 self._drop(self.knocker)
                 return
             self.last_round_left -= 1
-        prev = self.current
-        seat = self.current = prev + 1 if prev + 1 < self.num_players else 0
+        self.current = seat
         if seat == self.first_seat:
             self.round_number += 1
             if "round_end" in self._listened:
@@ -708,6 +736,8 @@ class TurnRules:
             return
         if self.melds.on_turn_start:
             self._event("turn_start", seat)
+        if self.melds.asks_at_start and self._outcome is None:  # players asked before this turn
+            asking.open_at(self, "turn_start", seat)  # type: ignore[arg-type]
 
 
 # The start of a turn offers a few of four actions: each combination is built once.
@@ -741,7 +771,6 @@ _HANDLERS: dict[str, dict[type, _Handler]] = {
     PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard,
            A.Drop: lambda state, seat, action: state._do_play_drop(seat, action)},  # in TurnFlow
     EXTRA: {A.Discard: TurnRules._do_extra_discard},
-    EAT: {A.Eat: lambda state, seat, action: state._do_eat(seat, action),  # in TurnFlow
-          A.Pass: lambda state, seat, action: state._do_pass(seat, action)},
+    ASK: {},  # answers go through TurnRules._apply_asked
     OVER: {},
 }

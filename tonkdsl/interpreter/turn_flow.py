@@ -3,12 +3,13 @@ last discard out of turn, and a stock rebuilt from the discard pile.
 
 :class:`TurnFlow` extends :class:`~tonkdsl.interpreter.turn.TurnRules` (and :class:`~tonkdsl.interpreter.engine.State`
 extends it): every guard and setting is read from the ruleset (``turn.drop.at``,
-``turn.drop.last_round``, ``turn.eat``, ``stock.rebuild``).
+``turn.drop.last_round``, ``stock.rebuild``; the windows of ``turn.eat`` and ``turn.out_of_turn``).
 """
 from __future__ import annotations
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.table import EAT, START, IllegalAction, TableSpread
+from tonkdsl.interpreter import asking
+from tonkdsl.interpreter.table import IllegalAction, TableSpread
 from tonkdsl.interpreter.turn import _DROP, _NO_SPANS, TurnRules
 from tonkdsl.language.rng import Rng, derive_seed
 
@@ -27,7 +28,7 @@ class TurnFlow(TurnRules):
             self.knock_declared = False
             self._knock(seat)
             return True
-        return self.ruleset.eat_allowed is not None and self._open_eat_window(card, seat)
+        return self.melds.asks_after_discard and asking.open_at(self, "after_discard", seat)  # type: ignore[arg-type]
 
     def _with_play_drop(self, seat: int) -> A.ActionList:
         """The play options where a drop may come after the draw: after a drop declared before
@@ -120,9 +121,10 @@ class TurnFlow(TurnRules):
         rs = self.ruleset
         if rs.drop_lays_spreads:
             self._lay_best(seat)
-        if rs.last_round > 0 and self.num_players > 1:
+        players = self.num_players - self.sitting_out.bit_count()  # those who have not folded
+        if rs.last_round > 0 and players > 1:
             self.knocker = seat
-            self.last_round_left = min(rs.last_round, self.num_players - 1)
+            self.last_round_left = min(rs.last_round, players - 1)
             self._next_turn()
             return
         self._drop(seat)
@@ -155,72 +157,7 @@ class TurnFlow(TurnRules):
         self.public_cards = [m & ~gone for m in self.public_cards]
         return True
 
-    def _open_eat_window(self, card: int, discarder: int) -> bool:
-        """After ``discarder``'s discard: ask the players who may eat it, nearest the
-        discarder's left first. False when no one may (the turn passes as usual)."""
-        if self.knocker is not None:
-            return False  # no eating in the last round after a drop
-        n = self.num_players
-        queue = [s for s in ((discarder + k) % n for k in range(1, n)) if self._may_eat(s, card)]
-        if not queue:
-            return False
-        self.eat_queue = queue
-        self.out_of_turn_seat = queue[0]
-        self.phase = EAT
-        return True
-
-    def _may_eat(self, seat: int, card: int) -> bool:
-        rs = self.ruleset
-        assert rs.eat_allowed is not None
-        if not self._test(rs.eat_allowed, seat):
-            return False
-        if not rs.eat_spread_at_once and not self._stuck_with_twins(seat, card):
-            return True
-        return self._fits_at_once(seat, card)  # the card must go into a spread (or onto one) at once
-
     def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool:
-        """Whether ``seat`` may play ``action`` though another player is asked: a player who
-        may eat eats (those asked before them pass), and the next player's own action ends the
-        asking (everyone passes)."""
-        if self.phase != EAT:
-            return False
-        if isinstance(action, A.Eat):
-            return seat in self.eat_queue
-        return seat == (self.current + 1) % self.num_players and not isinstance(action, A.Pass)
-
-    def _close_eat_window(self) -> None:
-        """Nobody eats: the turn passes to the next player as usual."""
-        self.eat_queue = []
-        self.out_of_turn_seat = None
-        self.phase = START
-        discarder, card = self.current, self.discard_pile[-1]
-        self._next_turn()
-        if self._outcome is None and self.ruleset.slapping is not None:
-            self._open_slap_window(card, discarder)
-
-    def _do_pass(self, seat: int, action: A.Action) -> None:
-        self.eat_queue.remove(seat)
-        if self.eat_queue:
-            self.out_of_turn_seat = self.eat_queue[0]
-        else:
-            self._close_eat_window()
-
-    def _do_eat(self, seat: int, action: A.Action) -> None:
-        if seat not in self.eat_queue:
-            raise IllegalAction("you may not eat this discard")
-        n = self.num_players
-        discarder = self.current
-        card = self.discard_pile.pop()
-        self.eat_queue = []
-        self.out_of_turn_seat = None
-        # The players between the discarder and the eater lose their turn: the turn moves on
-        # as if from the player just before the eater (a round ends if play passes the first seat).
-        skipped = [(discarder + k) % n for k in range(1, (seat - discarder) % n)]
-        if self.first_seat in skipped:
-            self.round_number += 1
-        self.current = (seat - 1) % n
-        self._next_turn()
-        if self._outcome is not None:
-            return
-        self._draw(seat, card, True)
-        self.eaten_turn = self.turn_number
+        """Whether ``seat`` may play ``action`` though another player is asked (the asking of
+        the ruleset's windows: tonkdsl/interpreter/asking.py)."""
+        return asking.may_act(self, seat, action)  # type: ignore[arg-type]

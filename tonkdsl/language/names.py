@@ -39,29 +39,49 @@ class EvalContext:
         self.declared: int | None = None
 
 
-_OTHERS: dict[tuple[int, int | None], tuple[int, ...]] = {}  # (players, actor) -> the others
+# Players who folded (State.sitting_out, a mask) have left the hand: they are not among
+# players, others or lowest, and their counts are not in min_count.
+_OTHERS: dict[tuple[int, int | None, int], tuple[int, ...]] = {}  # (players, actor, folded) -> the others
 
 
 def _others(c: EvalContext) -> tuple[int, ...]:
-    key = (c.state.num_players, c.actor)
+    key = (c.state.num_players, c.actor, c.state.sitting_out)
     got = _OTHERS.get(key)
     if got is None:
-        got = _OTHERS[key] = tuple(s for s in range(key[0]) if s != key[1])
+        got = _OTHERS[key] = tuple(s for s in range(key[0]) if s != key[1] and not key[2] >> s & 1)
     return got
+
+
+def _players(c: EvalContext) -> tuple[int, ...]:
+    out = c.state.sitting_out
+    return tuple(s for s in range(c.state.num_players) if not out >> s & 1)
+
+
+def _folded(c: EvalContext) -> tuple[int, ...]:
+    out = c.state.sitting_out
+    return tuple(s for s in range(c.state.num_players) if out >> s & 1)
+
+
+def _min_count(c: EvalContext) -> int:
+    counts = c.state.hand_value
+    out = c.state.sitting_out
+    return min(counts) if not out else min(v for s, v in enumerate(counts) if not out >> s & 1)
 
 
 def _lowest(c: EvalContext) -> tuple[int, ...]:
     counts = c.state.hand_value
-    low = min(counts)
-    return tuple(s for s, v in enumerate(counts) if v == low)
+    low = _min_count(c)
+    out = c.state.sitting_out
+    return tuple(s for s, v in enumerate(counts) if v == low and not out >> s & 1)
 
 
 GLOBALS: dict[str, tuple[Type, Any, str]] = {
     "stake": (NUM, attrgetter("state.stake"), "the base stake of the game"),
-    "players": (list_of(PLAYER), lambda c: tuple(range(c.state.num_players)), "every player"),
-    "others": (list_of(PLAYER), _others, "every player but the one the rule is about"),
+    "players": (list_of(PLAYER), _players, "every player (but those who folded)"),
+    "others": (list_of(PLAYER), _others, "every player but the one the rule is about (and those who folded)"),
+    "folded": (list_of(PLAYER), _folded, "the players who folded this hand (turn.out_of_turn)"),
     "lowest": (list_of(PLAYER), _lowest, "the player(s) with the lowest count"),
-    "min_count": (NUM, lambda c: min(c.state.hand_value), "the lowest count at the table"),
+    "min_count": (NUM, _min_count, "the lowest count at the table (of those who did not fold)"),
     "num_players": (NUM, attrgetter("state.num_players"), "how many play"),
     "stock": (NUM, lambda c: len(c.state.stock), "cards left in the stock"),
     "discards": (NUM, lambda c: len(c.state.discard_pile), "cards in the discard pile"),

@@ -20,7 +20,9 @@ MAX_PLAYERS = 12  # the schema's limit on players.max
 # Finding a hand's spreads grows fast with its size (a dealer dealt 34 cards made one hand last
 # over 300 s), so the cards a seat can be dealt are bounded when the file loads.
 MAX_SEAT_CARDS = 13
-ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted")
+ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted", "others_folded")
+# The moments of a hand when players other than the one to move may be asked to act.
+MOMENTS = ("after_deal", "turn_start", "after_draw", "after_discard")
 PLAYERS = list_of(PLAYER)
 
 
@@ -129,6 +131,22 @@ class CounterEvent:
 
 
 @dataclass(frozen=True)
+class Window:
+    """Who may act, and when, besides the player to move: at each moment of ``at`` the players
+    of ``by`` (a set about the player to move) for whom ``when`` holds are asked in turn whether
+    they ``do`` the action. Eating (turn.eat) is one; turn.out_of_turn writes others.
+
+    ``id`` names a rule of the file (taking it is recorded in the outcome's rules fired); the
+    windows a shorter key stands for (turn.eat) have none."""
+
+    do: str  # "eat", "drop" or "fold"
+    at: frozenset[str]
+    by: Compiled | None  # None: everyone but the player to move
+    when: Compiled | None  # None: always
+    id: str | None = None
+
+
+@dataclass(frozen=True)
 class Counter:
     name: str
     initial: int
@@ -184,6 +202,7 @@ class Ruleset:
     next_dealers: tuple[NextDealer, ...]
     eat_allowed: Compiled | None  # None: no eating
     eat_spread_at_once: bool
+    windows: tuple[Window, ...]  # who may act out of turn, and when (eating among them)
     ante: Compiled | None  # what each player puts into the pot at the deal (None: no pot)
     bonuses: tuple[Bonus, ...]
     most_lost: Compiled | None  # caps on what one hand's ending costs or brings a player
@@ -487,6 +506,13 @@ class _Builder:
                                          rule.get("prefer"), rule.get("tie"), claim, scores))
         drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
         eat_allowed = self.expr(("turn", "eat", "allowed"), BOOL, act, required=False)
+        windows = [Window("eat", frozenset({"after_discard"}), None, eat_allowed)] if eat_allowed else []
+        for j, w in enumerate(self.get(("turn", "out_of_turn")) or []):
+            base = ("turn", "out_of_turn", j)
+            by = self.expr(base + ("by",), PLAYERS, act, subject=False, required=False)
+            when = self.expr(base + ("when",), BOOL, act, required=False)
+            if isinstance(w, dict):
+                windows.append(Window(str(w.get("do")), frozenset(w.get("at") or ()), by, when, str(w.get("id"))))
         ante = self.expr(("pot", "ante"), NUM, (), subject=False, required=False)
         bonuses = []
         for j, b in enumerate(self.get(("bonuses",)) or []):
@@ -573,7 +599,7 @@ class _Builder:
             first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
             stock_rebuild=int((d.get("stock") or {}).get("rebuild", 0)),
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
-            eat_allowed=eat_allowed, eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
+            eat_allowed=eat_allowed, windows=tuple(windows), eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
             ante=ante, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),

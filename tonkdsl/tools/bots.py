@@ -22,7 +22,7 @@ def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
 # Module names for the action kinds: the greedy bot looks them up at every decision.
 _ACTION_LIST, _CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.ActionList, A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
 _PLAYS, _DISCARD = (A.Spread, A.Hit), A.Discard
-_EAT, _PASS = A.Eat, A.Pass
+_EAT, _PASS, _FOLD = A.Eat, A.Pass, A.Fold
 _CARDS = attrgetter("cards")
 
 
@@ -41,6 +41,10 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
             return grouped[spans[_EAT][0] if completes_spread(view) else spans[_PASS][0]]
         if _DROP in spans and view.count <= drop_at:
             return grouped[spans[_DROP][0]]
+        if _FOLD in spans and view.count > _FOLD_PER_CARD * len(view.hand):  # a hand too heavy to play
+            return grouped[spans[_FOLD][0]]
+        if _PASS in spans:  # asked out of turn, and nothing above is worth doing
+            return grouped[spans[_PASS][0]]
         if _DRAW_STOCK in spans:
             return grouped[spans[_DRAW_STOCK][0]]
         if _DRAW_DISCARD in spans:
@@ -66,6 +70,10 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
         return grouped[lo + held_values.index(max(held_values))]
     return grouped[lo + cards.index(best)]
 
+
+# The greedy bot folds (where a ruleset lets players sit a hand out) a hand that counts more
+# than this per card: a hand of high cards with no spread in sight.
+_FOLD_PER_CARD = 8
 
 # The greedy bot's sense of a partial spread, per ruleset (MeldRules.near with reach 2).
 _NEAR: dict[MeldRules, tuple[int, ...]] = {}

@@ -14,6 +14,7 @@ from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import load_schema
 from tonkdsl.tools.explain.words import amount, payment, words
+from tonkdsl.tools.explain.sheet import out_of_turn_rule
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,10 @@ def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
         return f"{item['id']} on {item.get('on', '?')}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "custom":
         return f"{item['id']}: \"{item.get('text', '')}\""
+    if kind == "out_of_turn":
+        by, when = item.get("by"), item.get("when")
+        return f"{item['id']}: " + out_of_turn_rule(str(item.get("do", "?")), item.get("at") or [],
+                                                     None if by is None else str(by), None if when is None else str(when))
     return f"{item['id']}"
 
 
@@ -96,13 +101,16 @@ def _kind(path: tuple[Any, ...]) -> str:
         return "custom"
     if path == ("bonuses",):
         return "bonus"
+    if path == ("turn", "out_of_turn"):
+        return "out_of_turn"
     if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
         return "transfer"
     return "entry"
 
 
 _ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry",
-               "custom": "Custom at a physical table", "bonus": "Bonus paid at once"}
+               "custom": "Custom at a physical table", "bonus": "Bonus paid at once",
+               "out_of_turn": "Rule out of turn"}
 
 
 def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:

@@ -20,6 +20,7 @@ _ENDING_TITLE = {
     "drop_won": "A drop won by the dropper",
     "drop_caught": "A drop that is caught",
     "stock_exhausted": "An exhausted stock",
+    "others_folded": "Every other player folded",
 }
 _SEVERAL = {
     "redeal": "no one is paid and the cards are dealt again",
@@ -32,7 +33,8 @@ _TIE = {"redeal": "the cards are dealt again", "dead_hand": "the hand is dead", 
 _EVENTS = {"dealt": "the player's hand is dealt", "turn_start": "a turn starts", "drew": "the player draws",
            "drew_stock": "the player draws from the stock",
            "drew_discard": "the player takes the discard", "spread_laid": "the player lays a new spread",
-           "spread_hit": "a spread is hit", "discarded": "the player discards", "round_end": "a round ends"}
+           "spread_hit": "a spread is hit", "discarded": "the player discards", "round_end": "a round ends",
+           "folded": "the player folds"}
 _TARGET = {"actor": "the player's", "owner": "the spread owner's", "everyone": "every player's"}
 
 
@@ -48,6 +50,54 @@ def _cap(s: str) -> str:
 
 def _list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_MOMENT = {"after_deal": "once the cards are dealt, before the first turn",
+           "turn_start": "at the start of each turn, before the player to move acts",
+           "after_draw": "after the player to move draws",
+           "after_discard": "after each discard, before the next turn"}
+_DOES = {"drop": "drop out of turn",
+         "fold": "fold: they sit out the rest of the hand (their turns are skipped, and they are not among the "
+                 "players compared, paid or paying)"}
+
+
+def out_of_turn_rule(do: str, at: Any, by: str | None, when: str | None) -> str:
+    """One rule of turn.out_of_turn in words: "after each discard, ..., every other player may drop
+    out of turn, when their count is at most 10" (the rules sheet, tonk diff)."""
+    moments = " or ".join(_MOMENT[m] for m in sorted(at, key=list(_MOMENT).index) if m in _MOMENT)
+    who, cond = ("every other player", None) if by is None else players(by)
+    only = [] if when is None or str(when).strip() == "true" else [words(str(when), "they")]
+    conds = " and ".join([*only, *([cond] if cond else [])])
+    return f"{moments}, {who} may {_DOES.get(do, do)}" + (f", when {conds}" if conds else "")
+
+
+def _out_of_turn(rs: Ruleset) -> list[str]:
+    """The sentences of turn.out_of_turn: who may act, when, besides the player to move."""
+    rules = [w for w in rs.windows if w.id is not None]
+    if not rules:
+        return []
+    lines = ["Out of turn:"]
+    for w in rules:
+        lines.append(f"- {w.id}: " + out_of_turn_rule(w.do, w.at, None if w.by is None else w.by.source,
+                                                       None if w.when is None else w.when.source) + ".")
+    asked = {m for w in rules for m in w.at}
+    first = ("from the player to move" if asked <= {"after_deal", "turn_start"} else
+             "from the discarder's left" if asked == {"after_discard"} else
+             "from the left of the player who drew" if asked == {"after_draw"} else
+             "from the left of the player who drew or discarded" if asked <= {"after_draw", "after_discard"} else
+             "from the player to move (after a draw or a discard: from that player's left)")
+    mover = ("the next player" if asked == {"after_discard"} else "the player to move" if "after_discard" not in asked
+             else "the player to move (after a discard: the next player)")
+    lines.append(f"The players who may act out of turn are asked one at a time, {first}; each may act or pass, "
+                 f"and {mover} taking their own turn means everyone passes."
+                 + (" No one is asked in the last round after a drop." if rs.last_round else ""))
+    if any(w.do == "drop" for w in rules):
+        lines.append("A drop out of turn is decided as any drop" + (
+            ", after the last round, which ends before the turn comes back to the dropper." if rs.last_round else
+            ", at once."))
+    if any(w.do == "fold" for w in rules):
+        lines.append("When every other player has folded, the last player in ends the hand (see the endings).")
+    return lines
 
 
 def _transfer(t: Transfer, stake: int) -> str:
@@ -199,7 +249,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                       f"left.{extra} {up}")
     ending_words = {"initial_tonk": "an automatic win", "redeal": "a redeal", "tonk_out": "a tonk out",
             "out_on_discard": "going out on a discard", "drop_won": "a drop won", "drop_caught": "a caught drop",
-            "stock_exhausted": "an exhausted stock", "dead_hand": "a dead hand"}
+            "stock_exhausted": "an exhausted stock", "others_folded": "every other player folding",
+            "dead_hand": "a dead hand"}
     for rule in rs.next_dealers:
         after = " or ".join(ending_words[e] for e in sorted(rule.after)) if rule.after else "any other hand"
         deal.lines.append(f"- After {after}, the next hand is dealt by {one_player(rule.dealer.source)}.")
@@ -274,6 +325,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
                           "their turn from there; the players in between lose their turn. When several want it, "
                           "the one nearest the discarder's left has it.")
+    turn.lines += _out_of_turn(rs)
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
         exc = f", except when {words(rs.hold_except.source, 'you')}" if rs.hold_except is not None else ""
         turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
@@ -384,7 +436,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
               "spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
               "drew": "a player draws", "drew_stock": "a player draws from the stock",
               "drew_discard": "a player takes the discard", "discarded": "a player discards",
-              "turn_start": "a turn starts", "round_end": "a round ends"}
+              "turn_start": "a turn starts", "round_end": "a round ends", "folded": "a player folds"}
     for bonus in rs.bonuses:
         t = bonus.transfer
         said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake)

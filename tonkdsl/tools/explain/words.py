@@ -115,7 +115,8 @@ _SUBJECT = {"actor": _ROLE["actor"], "scored": _ROLE["scored"], "you": Player("y
             "they": Player("they", "their", plural=True)}
 _PLAYER_SETS = {"players": ("player", "players", ""), "others": ("other player", "other players", ""),
                 "lowest": ("player", "players", " with the lowest count"),
-                "winners": ("winner", "winners", " of the hand")}
+                "winners": ("winner", "winners", " of the hand"),
+                "folded": ("player", "players", " who folded")}
 # Numbers the table has: the noun, or a quantity of things (holder, verb one/several, unit, tail).
 _NUMS = {"pot": "the pot", "stake": "the stake", "min_count": "the lowest count", "turn": "the turn number",
          "round": "the round number"}

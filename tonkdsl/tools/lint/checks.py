@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
 from typing import Any, Iterable
 
+from tonkdsl.interpreter.asking import KINDS
 from tonkdsl.interpreter.engine import RulesetError, State, first_player, hand_sizes
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
@@ -182,6 +183,11 @@ class _Linter:
             else:
                 return False
         return True
+
+    def window_index(self, rule_id: str) -> int:
+        """Where the rule of turn.out_of_turn with this id is, in the merged file."""
+        rules = (self.data.get("turn") or {}).get("out_of_turn") or []
+        return next(i for i, r in enumerate(rules) if r.get("id") == rule_id)
 
     def rule_index(self, rule_id: str) -> int:
         rules = self.data.get("deal_wins", {}).get("rules", [])
@@ -496,6 +502,15 @@ class _Linter:
                                      ("turn", "drop", "allowed"))
                 else:
                     self.add("ending-undefined", "error", message, ("turn", "drop", "allowed"))
+        # The endings an action out of turn can bring about, as its kind declares them.
+        for j, w in enumerate(rs.windows):
+            if w.id is None:
+                continue  # a window a shorter key stands for (turn.eat): checked with that key
+            for kind in KINDS[w.do].endings:
+                if kind not in e and not (kind.startswith("drop") and drop_possible):  # said above
+                    self.add("ending-undefined", "error", f"'{w.id}' lets a player {KINDS[w.do].words}, but there "
+                             f"is no rule for '{kind}'", ("turn", "out_of_turn", self.window_index(w.id), "do"),
+                             hint=f"add endings.{kind} (who wins, who pays)")
         min_meld = min(rs.book_min, rs.run_min)
         hits = rs.hit_books or rs.hit_runs
         if rs.hand_size + 1 < min_meld and not hits:
@@ -786,7 +801,7 @@ class _Linter:
     def empty_sets(self) -> None:
         """Winners, payers and payees that are always nobody."""
         ranges = self.name_ranges
-        for path, source in _expression_fields(self.data, {"winners", "from", "to", "players"}):
+        for path, source in _expression_fields(self.data, {"winners", "from", "to", "players", "by"}):
             got = decide(source, ranges, _subject(path))
             because = why(ranges, source)
             if not (isinstance(got, Items) and got.hi == 0):
@@ -795,7 +810,7 @@ class _Linter:
                     continue
                 because = _reason(verdict, path)
             what = {"winners": "the ending has no winner", "from": "nobody pays", "to": "nobody is paid",
-                    "players": "nobody scores"}[str(path[-1])]
+                    "players": "nobody scores", "by": "nobody may act"}[str(path[-1])]
             self.add("set-always-empty", "warning", f"'{source}' is always empty: {what}"
                      f"{' (' + because + ')' if because else ''}", path, hint="check the condition after 'where'")
 

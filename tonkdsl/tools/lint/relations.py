@@ -43,15 +43,17 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
         ending = rs.endings.get(kind)
         winners = ending.winners.source if ending is not None else None
         wins_if = rs.drop_wins_if.source
-        # Whoever drops does so in a turn of their own; whoever goes out too, unless a play out of
-        # turn (a slap, eating the discard) can empty a hand.
+        # Whoever drops does so in a turn of their own, unless a rule lets them drop out of turn;
+        # whoever goes out too, unless a play out of turn (a slap, eating the discard) can empty
+        # a hand.
         own_turn = ("turns >= 1", "the player who ends the hand has started a turn", True)
+        drop_turn = [] if any(w.do == "drop" for w in rs.windows) else [own_turn]
         if kind == "drop_won":
             return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_won' the dropper met turn.drop.wins_if "
-                                                           f"('{wins_if}')", True), own_turn], winners=winners)
+                                                           f"('{wins_if}')", True), *drop_turn], winners=winners)
         if kind == "drop_caught":
             return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_caught' the dropper failed turn.drop.wins_if "
-                                                           f"('{wins_if}')", False), own_turn], winners=winners)
+                                                           f"('{wins_if}')", False), *drop_turn], winners=winners)
         if kind in ("tonk_out", "out_on_discard"):
             in_turn = [own_turn] if rs.slapping is None and rs.eat_allowed is None else []
             return Moment(facts=in_turn, empty_hand=True, winners=winners)

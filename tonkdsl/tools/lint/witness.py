@@ -87,6 +87,8 @@ def targets(rs: Ruleset) -> list[Target]:
                 for j, e in enumerate(ending.scores)]
     out += [Target(f"rule:{b.transfer.id}", f"the bonus '{b.transfer.id}'", ("bonuses", j))
             for j, b in enumerate(rs.bonuses)]
+    out += [Target(f"rule:{w['id']}", f"the rule out of turn '{w['id']}'", ("turn", "out_of_turn", j))
+            for j, w in enumerate((rs.data.get("turn") or {}).get("out_of_turn") or [])]
     if rs.ante is not None:
         out.append(Target("rule:ante", "the ante", ("pot", "ante")))
     for counter in rs.counters:
@@ -95,11 +97,11 @@ def targets(rs: Ruleset) -> list[Target]:
     return list({t.key: t for t in out}.values())  # an id used twice is one target
 
 
-_ENDS_A_HAND = (A.Drop, A.Claim, A.Spread, A.Hit, A.Eat)
+_ENDS_A_HAND = (A.Drop, A.Claim, A.Spread, A.Hit, A.Eat, A.Fold)
 
 
 def patient_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
-    """Plays as greedy does, but never drops, claims, lays, hits or eats while it can do
+    """Plays as greedy does, but never drops, claims, lays, hits, eats or folds while it can do
     anything else: the hands it plays reach the end of the stock."""
     calm = [a for a in legal if not isinstance(a, _ENDS_A_HAND)]
     return greedy_bot(view, calm or legal, rng)
