@@ -100,11 +100,12 @@ def offers(state: "State", seat: int) -> list["Window"]:
             and (w.when is None or state._test(w.when, seat)) and KINDS[w.do].offered(state, seat, asking)]
 
 
-def options(state: "State") -> A.ActionList:
-    """What the player asked now may answer: the actions offered, then ``pass``."""
-    seat = state.out_of_turn_seat
+def options(state: "State", seat: int | None = None, with_pass: bool = True) -> A.ActionList:
+    """What the player asked now (or ``seat``, further down: those before them pass) may answer:
+    the actions offered, then ``pass`` (only the player asked now passes)."""
+    seat = state.out_of_turn_seat if seat is None else seat
     kinds = dict.fromkeys(w.do for w in offers(state, seat)) if seat is not None else {}
-    return A.ActionList.grouped([*(KINDS[k].action for k in kinds), _PASS])
+    return A.ActionList.grouped([*(KINDS[k].action for k in kinds), *([_PASS] if with_pass else [])])
 
 
 def is_offered(state: "State", seat: int, action: A.Action) -> bool:

@@ -165,10 +165,8 @@ class State(TurnFlow):
 
     def _first_turn_begins(self) -> None:
         """The first turn's start: its event, and the players asked before it."""
-        if self.melds.on_turn_start:
-            self._event("turn_start", self.current)
-        if self.melds.asks_at_start and self._outcome is None:
-            open_at(self, "turn_start", self.current)
+        if self.melds.turn_start_hooks:
+            self._turn_start_hooks(self.current)
 
     # --- hands ------------------------------------------------------------------------------
     def _take(self, seat: int, card: int) -> None:

@@ -60,7 +60,7 @@ class MeldRules:
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
         "max_wild", "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
-        "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard")
+        "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -114,6 +114,7 @@ class MeldRules:
         # most rulesets listen to neither.
         self.on_discarded = "discarded" in self.events_listened
         self.on_turn_start = "turn_start" in self.events_listened
+        self.turn_start_hooks = self.on_turn_start or self.asks_at_start  # one flag read per turn
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
         suit_ids = {s: i for i, s in enumerate(dict.fromkeys(pack.suits))}

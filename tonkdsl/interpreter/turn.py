@@ -103,6 +103,8 @@ class TurnRules:
             return []
         current = self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
         if seat is not None and seat != current:
+            if self.phase == ASK:  # a player further down may answer at once
+                return asking.options(self, seat, with_pass=False)  # type: ignore[arg-type]
             return self._slap_options(seat)
         phase = self.phase
         if phase == PLAY:
@@ -477,13 +479,14 @@ class TurnRules:
         self._finish_deal_wins({seat: rule}, [seat])
 
     def _do_draw_stock(self, seat: int, action: A.Action) -> None:
-        if not self.melds.draws_stock:
+        melds = self.melds  # read once: the commonest action of every hand
+        if not melds.draws_stock:
             raise IllegalAction("this ruleset does not let you draw from the stock")
         if not self.stock and not self._rebuild_stock():
             self._end("stock_exhausted", actor=seat)
             return
         self._draw(seat, self.stock.pop(), False)
-        if self.melds.asks_after_draw:
+        if melds.asks_after_draw:
             asking.open_at(self, "after_draw", seat)  # type: ignore[arg-type]
 
     def _do_draw_discard(self, seat: int, action: A.Action) -> None:
@@ -704,18 +707,12 @@ class TurnRules:
     def _next_turn(self) -> None:
         prev = self.current
         seat = prev + 1 if prev + 1 < self.num_players else 0
-        if self.sitting_out:  # players who folded are skipped (a round still ends at the first seat)
-            while self.sitting_out >> seat & 1:
-                if seat == self.first_seat:
-                    self.round_number += 1
-                seat = seat + 1 if seat + 1 < self.num_players else 0
-        if self.knocker is not None:  # the last round after a drop
-            # It ends after its turns, or before the turn comes back to the dropper (a drop out
-            # of turn); a drop in turn runs out of turns first.
-            if self.last_round_left == 0 or seat == self.knocker:
-                self._drop(self.knocker)
+        # Folded players and a last round after a drop are rare: one test keeps them off the
+        # path every turn takes.
+        if self.sitting_out or self.knocker is not None:
+            seat = self._next_turn_rare(seat)
+            if seat < 0:
                 return
-            self.last_round_left -= 1
         self.current = seat
         if seat == self.first_seat:
             self.round_number += 1
@@ -734,10 +731,31 @@ class TurnRules:
         if not self.stock and self.ruleset.stock_exhausted == "last_card_drawn" and not self._rebuild_stock():
             self._end("stock_exhausted", actor=seat)
             return
+        if self.melds.turn_start_hooks:  # the turn_start event, players asked before this turn
+            self._turn_start_hooks(seat)
+
+    def _turn_start_hooks(self, seat: int) -> None:
         if self.melds.on_turn_start:
             self._event("turn_start", seat)
-        if self.melds.asks_at_start and self._outcome is None:  # players asked before this turn
+        if self.melds.asks_at_start and self._outcome is None:
             asking.open_at(self, "turn_start", seat)  # type: ignore[arg-type]
+
+    def _next_turn_rare(self, seat: int) -> int:
+        """The next seat past the players who folded (a round still ends at the first seat),
+        or -1 when the last round after a drop is over and the drop is decided."""
+        if self.sitting_out:
+            while self.sitting_out >> seat & 1:
+                if seat == self.first_seat:
+                    self.round_number += 1
+                seat = seat + 1 if seat + 1 < self.num_players else 0
+        if self.knocker is not None:  # the last round after a drop
+            # It ends after its turns, or before the turn comes back to the dropper (a drop out
+            # of turn); a drop in turn runs out of turns first.
+            if self.last_round_left == 0 or seat == self.knocker:
+                self._drop(self.knocker)
+                return -1
+            self.last_round_left -= 1
+        return seat
 
 
 # The start of a turn offers a few of four actions: each combination is built once.

@@ -41,10 +41,6 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
             return grouped[spans[_EAT][0] if completes_spread(view) else spans[_PASS][0]]
         if _DROP in spans and view.count <= drop_at:
             return grouped[spans[_DROP][0]]
-        if _FOLD in spans and view.count > _FOLD_PER_CARD * len(view.hand):  # a hand too heavy to play
-            return grouped[spans[_FOLD][0]]
-        if _PASS in spans:  # asked out of turn, and nothing above is worth doing
-            return grouped[spans[_PASS][0]]
         if _DRAW_STOCK in spans:
             return grouped[spans[_DRAW_STOCK][0]]
         if _DRAW_DISCARD in spans:
@@ -55,6 +51,12 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 1
                 sizes = list(map(len, map(_CARDS, grouped[lo:hi])))
                 return grouped[lo + sizes.index(max(sizes))]
         if _DISCARD not in spans:
+            # Asked out of turn (last: the questions above are the common ones): fold a hand
+            # too heavy to play, else pass.
+            if _FOLD in spans and view.count > _FOLD_PER_CARD * len(view.hand):
+                return grouped[spans[_FOLD][0]]
+            if _PASS in spans:
+                return grouped[spans[_PASS][0]]
             return grouped[0]
     lo, hi = spans[_DISCARD]
     cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
