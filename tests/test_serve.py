@@ -345,6 +345,35 @@ def test_eat_and_pass_are_played_by_people_at_the_table() -> None:
     assert asked > 0, "no discard could be eaten in these hands: choose other seeds"
 
 
+def test_a_person_folds_at_the_table_and_everyone_sees_it() -> None:
+    # Three people at a table where players may fold once the cards are dealt: the first asked
+    # sees 'fold' and 'pass' (a fold asked twice on the page), folds, and every seat's snapshot
+    # marks them as sitting out; the two others play the hand to its end without them.
+    fold = str(Path(__file__).parent / "variations" / "x30-fold.yaml")
+    room = _room(fold, seats=3, seed=5)
+    seats = [room.join(room.code, None) for _ in range(3)]
+    state = room.game.state
+    assert state is not None
+    first = next(s for s in seats if room.local_seat(s) == state.current_player())
+    assert room.snapshot(first)["legal"] == ["fold", "pass"]
+    room.act(first, "fold")
+    for seat in seats:
+        folded = {p["name"]: p["folded"] for p in room.snapshot(seat)["players"]}
+        assert folded == {p.name: p is first for p in seats}
+    rng = Rng(5)
+    for _ in range(400):
+        state = room.game.state
+        assert state is not None
+        if state.is_terminal():
+            break
+        here = state.current_player()
+        assert here != room.local_seat(first), "a player who folded is never asked to act"
+        seat = next(s for s in seats if room.local_seat(s) == here)
+        room.act(seat, str(rng.choice([a for a in state.legal_actions() if str(a) != "fold"])))
+    else:
+        raise AssertionError("the hand did not end")
+
+
 def test_a_restart_keeps_the_link_the_code_and_every_seat(tmp_path: Path) -> None:
     from tonkdsl.tools.serve.room import IdentityError
     save = tmp_path / "table.yaml"

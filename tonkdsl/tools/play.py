@@ -409,7 +409,8 @@ def parse_input(text: str, legal: Sequence[A.Action]) -> A.Action:
 
 # The sections of the rules sheet that speak to each moment of a turn.
 _RULES_FOR = {"start": ("A turn", "Waiting", "Automatic wins on the deal"),
-              "play": ("A turn", "Spreads", "Hitting", "Waiting")}
+              "play": ("A turn", "Spreads", "Hitting", "Waiting"),
+              "ask": ("A turn",)}  # asked out of turn: the turn's 'Out of turn' lines
 
 
 def rules_for(rs: Ruleset, phase: str) -> str:

@@ -333,7 +333,7 @@ class Room:
             "name": names[g_seat], "cards": len(state.hands[local]), "money": session.ledger[g_seat] + paid[local],
             "score": session.scores[g_seat] + scored[local], "dealer": local == state.dealer,
             "to_play": local == current, "bot": g.seats[g_seat] != HUMAN, "you": local == here,
-            **presence.get(g_seat, {}),
+            "folded": bool(state.sitting_out >> local & 1), **presence.get(g_seat, {}),
         } for local, g_seat in enumerate(active)]
         waiting = self.waiting_for()
         if waiting is not None:
