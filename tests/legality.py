@@ -93,10 +93,19 @@ def targets(folder: Path) -> dict[str, Path | str]:
                 except LoadError:  # a recipe that speaks of payouts this game does not have (a points game)
                     SKIPPED.append(name)
                     del found[name]
+            else:
+                try:
+                    load_ruleset(path)
+                except LoadError as exc:  # a rule about the upcard over a deal without one: refused, as meant
+                    if {d.code for d in exc.diagnostics} != {"upcard-missing"}:
+                        raise
+                    NO_UPCARD.append(name)
+                    del found[name]
     return found
 
 
 SKIPPED: list[str] = []  # shipped games that a turn-flow recipe does not fit (said by the test)
+NO_UPCARD: list[str] = []  # a recipe that reads the upcard over one that turns none up (refused at load)
 
 
 def check_hand(rs: Ruleset, players: int, seed: int, tries: int = 6) -> Iterator[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from legality import SKIPPED, check_hand, targets
+from legality import NO_UPCARD, SKIPPED, check_hand, targets
 from tonkdsl import load_ruleset
 from tonkdsl.language.resources import rulesets_dir
 
@@ -34,6 +34,9 @@ def test_every_recipe_pair_is_a_valid_ruleset() -> None:
     assert all(name.split(" + ")[0] in __import__("tonkdsl.language.resources", fromlist=["x"]).shipped_ruleset_names()
                for name in SKIPPED), SKIPPED
     assert len(SKIPPED) <= 2, SKIPPED
+    # A rule about the upcard cannot be laid over a deal that turns no card up: the loader refuses
+    # exactly those pairs (upcard-missing), and no other recipe pair is refused.
+    assert NO_UPCARD and all("A rule about the upcard" in name for name in NO_UPCARD), NO_UPCARD
 
 
 @pytest.mark.parametrize("flow, base, players, seed", [

@@ -128,7 +128,7 @@ def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> Non
             assert msg["you"] == (None if name == "nobody" else name)
             others = [p for p in msg["players"] if p["name"] != name]
             assert all(set(p) <= {"name", "cards", "money", "score", "dealer", "to_play", "bot", "you", "connected",
-                                  "away", "out"} for p in others)
+                                  "away", "out", "folded"} for p in others)
 
 
 def test_bad_and_forged_messages_are_refused_and_change_nothing() -> None:

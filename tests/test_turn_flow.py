@@ -185,3 +185,22 @@ def test_counters_hear_every_turn_start_and_every_discard(write: Any) -> None:
         assert sum(discards) > 0
         assert list(state.counters["discards"]) == discards
         assert list(state.counters["turns"]) == [st.turns for st in state.stats]
+
+
+def test_a_rule_may_name_the_upcard_only_where_one_is_turned_up(tmp_path: Any) -> None:
+    from tonkdsl import LoadError
+    from tonkdsl.interpreter.engine import deal
+
+    rs = load_ruleset(TESTS / "variations" / "x30-upcard-ace-no-drop.yaml")
+    for seed in range(40):  # the rule reads the card turned up, wherever it is now
+        state = deal(rs, 3, seed=seed)
+        on_an_ace = state.pack.ranks[state.discard_pile[-1]] == "A"
+        assert (A.Drop() in state.legal_actions()) is not on_an_ace
+    bare = tmp_path / "no-upcard.yaml"
+    bare.write_text("extends: standard\nname: No upcard\ndeal: {upcard: false}\n"
+                    "turn:\n  drop:\n    allowed: upcard.rank != A\n")
+    with pytest.raises(LoadError) as exc:
+        load_ruleset(bare)
+    (d,) = [d for d in exc.value.diagnostics if d.code == "upcard-missing"]
+    assert (d.line, d.column, d.message) == (
+        6, 14, "this rule reads the upcard, but the ruleset turns no card up (deal.upcard: false)")

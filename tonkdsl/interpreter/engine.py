@@ -38,7 +38,7 @@ class State(TurnFlow):
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
         "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
-        "public_cards", "last_discard")
+        "public_cards", "last_discard", "upcard")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -112,6 +112,7 @@ class State(TurnFlow):
         # worlds weigh it). Only the discard writes it; View.last_discards works out whether the
         # hand has changed since, which keeps the draw, the commonest action, as it was.
         self.last_discard = [-1] * num_players
+        self.upcard = -1  # the card turned up at the deal (-1: none), which rules may name
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -510,6 +511,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
         else:
             state.discard_pile.append(order[dealt])
             dealt += 1
+        state.upcard = state.discard_pile[-1]
     stock = state.stock = order[dealt:]
     stock.reverse()
     if layout.stock_top:

@@ -373,6 +373,8 @@ class TurnRules:
             return False
         if rs.hit_spreads == "others" and sp.owner == seat:
             return False
+        if rs.hit_allowed is not None:  # the ruleset's own condition on the hitter and the owner
+            return bool(self._eval(rs.hit_allowed, self._ctx(actor=seat, owner=sp.owner)))
         return True
 
     # --- applying -----------------------------------------------------------------------
@@ -532,6 +534,9 @@ class TurnRules:
             what = {"book": "books", "run": "runs"}[sp.kind]
             if (sp.kind == "book" and not rs.hit_books) or (sp.kind == "run" and not rs.hit_runs):
                 raise IllegalAction(f"{what} cannot be hit in this ruleset")
+            if rs.hit_allowed is not None and (rs.hit_spreads == "any" or (sp.owner == seat) == (rs.hit_spreads == "own")):
+                raise IllegalAction(f"you may not hit spread {action.target} now (the ruleset's hit condition "
+                                    f"'{rs.hit_allowed.source}' is false)")
             raise IllegalAction("you may not hit that player's spread in this ruleset")
         if rs.hits_per_turn is not None and self.hit_cards_this_turn + len(cards) > rs.hits_per_turn:
             raise IllegalAction(f"only {rs.hits_per_turn} card(s) may be played onto spreads per turn")

@@ -75,6 +75,13 @@ def _lowest(c: EvalContext) -> tuple[int, ...]:
     return tuple(s for s, v in enumerate(counts) if v == low and not out >> s & 1)
 
 
+def _upcard(c: EvalContext) -> int:
+    card = c.state.upcard
+    if card < 0:  # the ruleset deals one wherever the name is allowed (ruleset.py): a deal made by hand
+        raise EvalError("no card was turned up at this deal")
+    return card
+
+
 GLOBALS: dict[str, tuple[Type, Any, str]] = {
     "stake": (NUM, attrgetter("state.stake"), "the base stake of the game"),
     "players": (list_of(PLAYER), _players, "every player (but those who folded)"),
@@ -90,6 +97,8 @@ GLOBALS: dict[str, tuple[Type, Any, str]] = {
     "spreads_on_table": (NUM, lambda c: len(c.state.spreads), "spreads laid so far this hand"),
     "dealer": (PLAYER, attrgetter("state.dealer"), "the dealer"),
     "pot": (NUM, attrgetter("state.pot"), "the money in the pot (rulesets with a pot)"),
+    "upcard": (CARD, _upcard, "the card turned up at the deal (deal.upcard), wherever it is now: "
+               "upcard.rank, upcard.suit, upcard.value"),
 }
 
 ROLES: dict[str, str] = {

@@ -189,6 +189,7 @@ class Ruleset:
     hit_runs: bool
     hit_spreads: str
     hits_per_turn: int | None
+    hit_allowed: Compiled | None  # who may hit whose spreads, when (None: always)
     hit_ends_turn: bool
     drop_allowed: Compiled
     drop_wins_if: Compiled
@@ -299,6 +300,11 @@ class _Builder:
         names = make_names(roles, self.counters, subject=subject, card_sets=card_sets, choices=self.choices)
         try:
             compiled = compile_expr(text, names, expect)
+            if "upcard" in compiled.names_used and self.get(("deal", "upcard")) is False:
+                self.problems.append(self.doc.diagnostic(
+                    "upcard-missing", "this rule reads the upcard, but the ruleset turns no card up "
+                    "(deal.upcard: false)", path, hint="set deal.upcard: true, or write the rule without 'upcard'"))
+                return None
             if self.choices and subject is True and expect == BOOL and "count" in compiled.names_used:
                 compiled = replace(compiled, fn=holder_chooses(compiled.fn))
             return compiled
@@ -539,6 +545,7 @@ class _Builder:
         claim_when = self.expr(("turn", "claim", "when"), BOOL, act, required=False)
         going_out = self.expr(("going_out", "allowed"), BOOL, act)
         hold_allowed = self.expr(("melds", "hold", "allowed"), BOOL, act, required=False)
+        hit_allowed = self.expr(("hits", "allowed"), BOOL, ("actor", "owner"), required=False)
         hold_except = self.expr(("melds", "hold", "except"), BOOL, act, required=False, card_sets=("spread",))
         counters = []
         for name, spec in (d.get("counters") or {}).items():
@@ -591,7 +598,7 @@ class _Builder:
             jokers_in_melds=bool(melds.get("jokers_in_melds", False)),
             hold_allowed=hold_allowed, hold_except=hold_except,
             hit_books=hits["books"], hit_runs=hits["runs"], hit_spreads=hits["spreads"],
-            hits_per_turn=hits.get("max_cards_per_turn"), hit_ends_turn=bool(hits.get("ends_turn", False)),
+            hits_per_turn=hits.get("max_cards_per_turn"), hit_allowed=hit_allowed, hit_ends_turn=bool(hits.get("ends_turn", False)),
             drop_allowed=drop_allowed, drop_wins_if=drop_wins_if,
             drop_at=tuple(turn["drop"].get("at", ["start"])),
             drop_lays_spreads=bool(turn["drop"].get("lay_spreads", False)),

@@ -375,6 +375,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         if rs.hit_books:
             kinds.append(f"add cards to a book (up to {rs.book_max})")
         hits.lines.append(f"You may hit {whose} spreads: {_list(kinds)}.")
+        if rs.hit_allowed is not None and rs.hit_allowed.source.strip() != "true":
+            hits.lines.append(f"You may hit a spread only when {words(rs.hit_allowed.source, 'you')}.")
         if not rs.hit_books:
             hits.lines.append("Books cannot be hit.")
         if rs.hits_per_turn:

@@ -334,6 +334,8 @@ class _Reader:
         d = _kind(t)
         if d == "name":
             n = str(t.children[0])
+            if n in ("actor", "self") and self.subject in (_SUBJECT["you"], _SUBJECT["they"]):
+                return Player(self.subject.text, self.subject.poss)  # the player addressed is the actor
             if n in _ROLE:
                 return _ROLE[n]
         if d == "list" and len(t.children) == 1:
@@ -625,6 +627,8 @@ class _Reader:
             if self.subject is None:
                 raise Unreadable(n)
             return self._attr(self.subject, n)
+        if d == "attr" and _kind(c[0]) == "name" and str(c[0].children[0]) == "upcard":
+            return f"the upcard's {str(c[1]).replace('_', ' ')}"  # rank, suit, value
         if d == "attr":
             attr_of = self._set_attr(t)
             if attr_of is not None:
