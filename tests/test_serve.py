@@ -329,19 +329,12 @@ def test_eat_and_pass_are_played_by_people_at_the_table() -> None:
             break
         room = _room(eating, seed=seed)
         seats = [room.join(room.code, None) for _ in range(2)]
-        rng = Rng(seed)
-        for _ in range(400):
-            state = room.game.state
-            assert state is not None
-            if state.is_terminal():
-                break
-            here = state.current_player()
-            seat = next(s for s in seats if room.local_seat(s) == here)
-            if state.phase == ASK:
-                asked += 1
-            room.act(seat, str(rng.choice(state.legal_actions())))
-        else:
-            raise AssertionError("the hand did not end")
+
+        def count_asked(state: Any) -> list[Any]:
+            nonlocal asked
+            asked += state.phase == ASK
+            return list(state.legal_actions())
+        _click_to_the_end(room, seats, Rng(seed), count_asked)
     assert asked > 0, "no discard could be eaten in these hands: choose other seeds"
 
 
@@ -360,18 +353,23 @@ def test_a_person_folds_at_the_table_and_everyone_sees_it() -> None:
     for seat in seats:
         folded = {p["name"]: p["folded"] for p in room.snapshot(seat)["players"]}
         assert folded == {p.name: p is first for p in seats}
-    rng = Rng(5)
+
+    def never_the_folder(state: Any) -> list[Any]:
+        assert state.current_player() != room.local_seat(first), "a player who folded is never asked to act"
+        return [a for a in state.legal_actions() if str(a) != "fold"]
+    _click_to_the_end(room, seats, Rng(5), never_the_folder)
+
+
+def _click_to_the_end(room: Room, seats: list[Any], rng: Rng, choices: Any) -> None:
+    """People play the hand to its end, each sending one of ``choices(state)`` when it is theirs."""
     for _ in range(400):
         state = room.game.state
         assert state is not None
         if state.is_terminal():
-            break
-        here = state.current_player()
-        assert here != room.local_seat(first), "a player who folded is never asked to act"
-        seat = next(s for s in seats if room.local_seat(s) == here)
-        room.act(seat, str(rng.choice([a for a in state.legal_actions() if str(a) != "fold"])))
-    else:
-        raise AssertionError("the hand did not end")
+            return
+        seat = next(s for s in seats if room.local_seat(s) == state.current_player())
+        room.act(seat, str(rng.choice(choices(state))))
+    raise AssertionError("the hand did not end")
 
 
 def test_a_restart_keeps_the_link_the_code_and_every_seat(tmp_path: Path) -> None:
