@@ -15,6 +15,7 @@ from tonkdsl import LoadError, load_ruleset
 from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.melds import meld_rules, table_for
 from tonkdsl.language.cards import Pack
+from tonkdsl.tools.explain.diff import diff
 from tonkdsl.language.expr import BOOL, NUM, compile_expr, list_of
 from tonkdsl.language.names import EvalContext, holder_chooses, make_names
 from tonkdsl.tools.lint.checks import lint
@@ -212,6 +213,29 @@ def test_lint_flags_rules_that_change_nothing_on_one_deck(write: Any) -> None:
     msgs = {d.message for d in lint(p).diagnostics if d.code == "rule-for-disabled"}
     assert "books may hold identical cards, but the pack has one deck: no two cards are identical" in msgs
     assert "melds.max_wild limits wild cards in spreads, but no wild card stands in a spread" in msgs
+
+
+def test_wild_limits_per_kind_of_spread(write: Any) -> None:
+    """melds.book / melds.run carry their own min_natural and max_wild (issue 30): a book with one
+    natural card is refused while a run with one wild card is not, the sheet and diff say each
+    kind, and lint names the kind that cannot be made or whose limit has no wild card."""
+    ref = TESTS / "variations" / "x30-wild-limits-per-kind.yaml"
+    rs = load_ruleset(ref)
+    state = holding(ref, ["5H", "6H", "2C", "JK", "KD"])
+    melds = meld_rules(rs)
+    assert not melds.is_book(cards(state, "5H", "2C", "JK"))
+    assert melds.is_book(cards(state, "5H", "5D", "2C", "JK"))
+    assert melds.is_run(cards(state, "5H", "6H", "2C")) and not melds.is_run(cards(state, "5H", "2C", "JK"))
+    said = [d.text for d in diff(load_ruleset("chicago").data, rs.data)]
+    assert any("A book holds at least 0 -> 2 natural cards" in d for d in said)
+    assert any("A run holds any number of -> at most 1 wild cards" in d for d in said)
+    p = write("r.yaml", "extends: standard\nname: R\nmelds:\n  run: {min: 3, max_wild: 1}\n")
+    msgs = {d.message for d in lint(p).diagnostics if d.code == "rule-for-disabled"}
+    assert "melds.run.max_wild limits wild cards in spreads, but no wild card stands in a spread" in msgs
+    p = write("r.yaml", "extends: chicago\nname: R\nmelds:\n  run: {min: 3, max: 4, min_natural: 5}\n")
+    (d,) = [d for d in lint(p).diagnostics if d.code == "meld-impossible"]
+    assert (d.severity, d.message) == ("warning", "every run needs at least 5 natural cards, but a run holds at "
+                                       "most 4: only books can be made")
 
 
 def test_lint_checks_the_deal_for_each_number_of_decks(write: Any) -> None:

@@ -58,8 +58,8 @@ class MeldRules:
         "natural", "_wraps", "_shifts", "_ids_in_run_order", "rank_unit", "_book_add", "_lane_top", "_same_rank",
         "_same_suit", "table_order", "card_bit", "all_cards", "value", "_run_at", "_rank_at",
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
-        "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "min_natural",
-        "max_wild", "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
+        "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
+        "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
@@ -67,7 +67,8 @@ class MeldRules:
         self.pack = pack
         self.book_min, self.book_max = rs.book_min, rs.book_max
         self.book_identical = rs.book_identical  # a book may hold identical cards (several decks)
-        self.min_natural, self.max_wild = rs.min_natural, rs.max_wild
+        # (min_natural, max_wild) of each kind of spread (melds.min_natural, melds.book.max_wild, ...)
+        self.wild_limits = {kind: (lim.min_natural, lim.max_wild) for kind, lim in rs.wild_limits.items()}
         self.run_min = rs.run_min
         self.run_max = rs.run_max if rs.run_max is not None else pack.run_length
         self.wild = tuple(pack.wild[c] and rs.wild_in_melds for c in range(len(pack)))
@@ -198,10 +199,16 @@ class MeldRules:
         twins = ", no two identical" if self.copies and not self.book_identical else ""
         text = (f"a book is {self.book_min}-{self.book_max} cards of one rank{twins}; a run is "
                 f"{self.run_min}+ cards in sequence of one suit")
-        if self.max_wild is not None and any(self.wild):
-            text += f"; at most {self.max_wild} wild card{'s' if self.max_wild != 1 else ''} in a spread"
-        if self.min_natural and any(self.wild):
-            text += f"; at least {self.min_natural} natural cards in a spread"
+        if not any(self.wild):
+            return text
+        book, run = self.wild_limits[BOOK], self.wild_limits[RUN]
+        kinds = [("spread", book)] if book == run else [("book", book), ("run", run)]
+        for what, (_, most) in kinds:
+            if most is not None:
+                text += f"; at most {most} wild card{'s' if most != 1 else ''} in a {what}"
+        for what, (least, _) in kinds:
+            if least:
+                text += f"; at least {least} natural cards in a {what}"
         return text
 
     def _names(self, combo: tuple[int, ...]) -> tuple[str, ...]:
@@ -261,18 +268,20 @@ class MeldRules:
                 rank = ranks[c]
             elif ranks[c] != rank:
                 return False
-        if rank is None or not self._wild_within_limits(len(cards), wild):
+        if rank is None or not self._wild_within_limits(BOOK, len(cards), wild):
             return False
         if not self.book_identical and self.copies:
             names = [self.pack.names[c] for c in cards if not self.wild[c]]
             return len(set(names)) == len(names)
         return True
 
-    def _wild_within_limits(self, size: int, wild: int) -> bool:
-        """The ruleset's limits on wild cards in one spread (melds.min_natural, max_wild)."""
-        if self.max_wild is not None and wild > self.max_wild:
+    def _wild_within_limits(self, kind: str, size: int, wild: int) -> bool:
+        """The ruleset's limits on wild cards in one spread of this kind (melds.min_natural,
+        max_wild, or the kind's own)."""
+        least, most = self.wild_limits[kind]
+        if most is not None and wild > most:
             return False
-        return size - wild >= self.min_natural
+        return size - wild >= least
 
     def is_run(self, cards: Sequence[int]) -> bool:
         """Whether ``cards`` make a run: run_min to run_max cards of one suit in consecutive
@@ -306,7 +315,7 @@ class MeldRules:
             elif pack.suits[c] != suit:
                 return False
             places.append(pack.run_places[c])
-        if not places or not self._wild_within_limits(n, wild):
+        if not places or not self._wild_within_limits(RUN, n, wild):
             return False
         if all(len(p) == 1 for p in places):
             return self._places_run([p[0] for p in places], n)

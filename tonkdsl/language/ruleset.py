@@ -154,6 +154,14 @@ class Counter:
     events: tuple[CounterEvent, ...]
 
 
+@dataclass(frozen=True)
+class WildLimit:
+    """How many natural cards one kind of spread needs at least and wild cards it holds at most."""
+
+    min_natural: int
+    max_wild: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """A compiled ruleset. Deal hands with :func:`tonkdsl.interpreter.engine.deal`.
@@ -179,8 +187,9 @@ class Ruleset:
     run_min: int
     run_max: int | None
     book_identical: bool
-    min_natural: int
+    min_natural: int  # melds.min_natural as written: the limit for every kind of spread
     max_wild: int | None
+    wild_limits: dict[str, WildLimit]  # per kind ("book", "run"): its own limit, or the one above
     wild_in_melds: bool
     jokers_in_melds: bool
     hold_allowed: Compiled | None
@@ -594,6 +603,9 @@ class _Builder:
             run_min=melds["run"]["min"], run_max=melds["run"].get("max"),
             book_identical=bool(melds["book"].get("identical_cards", False)),
             min_natural=int(melds.get("min_natural", 0)), max_wild=melds.get("max_wild"),
+            wild_limits={kind: WildLimit(int(melds[kind].get("min_natural", melds.get("min_natural", 0))),
+                                         melds[kind].get("max_wild", melds.get("max_wild")))
+                         for kind in ("book", "run")},
             wild_in_melds=bool(melds.get("wild_cards", False)),
             jokers_in_melds=bool(melds.get("jokers_in_melds", False)),
             hold_allowed=hold_allowed, hold_except=hold_except,

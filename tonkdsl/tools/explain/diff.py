@@ -286,12 +286,14 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
         def lim(v: Any) -> str:
             return "no limit" if v is _MISSING else amount(str(v), stake)
         return f"{what}: {lim(x)} -> {lim(y)}"
-    if path == ("melds", "min_natural"):
-        return f"A spread holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
-    if path == ("melds", "max_wild"):
+    if path[:1] == ("melds",) and path[-1] in ("min_natural", "max_wild") and len(path) <= 3:
+        what = "A spread" if len(path) == 2 else f"A {path[1]}"
+        if path[-1] == "min_natural":
+            return f"{what} holds at least {0 if x is _MISSING else x} -> {0 if y is _MISSING else y} natural cards"
+
         def limit(v: Any) -> str:
             return "any number of" if v is _MISSING or v is None else f"at most {v}"
-        return f"A spread holds {limit(x)} -> {limit(y)} wild cards"
+        return f"{what} holds {limit(x)} -> {limit(y)} wild cards"
     return None
 
 

@@ -352,13 +352,15 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         m.lines.append("A book may hold identical cards (7H 7H 7S)." if rs.book_identical else
                        "A book never holds two identical cards (7H 7H 7S is not a book).")
     if rs.wild_in_melds and wild:
-        limits = []
-        if rs.max_wild is not None:
-            limits.append(f"at most {_plural(rs.max_wild, 'wild card')}")
-        if rs.min_natural:
-            limits.append(f"at least {_plural(rs.min_natural, 'natural card')}")
-        if limits:
-            m.lines.append(f"A spread holds {' and '.join(limits)}.")
+        book, run = rs.wild_limits["book"], rs.wild_limits["run"]
+        for what, limit in [("spread", book)] if book == run else [("book", book), ("run", run)]:
+            limits = []
+            if limit.max_wild is not None:
+                limits.append(f"at most {_plural(limit.max_wild, 'wild card')}")
+            if limit.min_natural:
+                limits.append(f"at least {_plural(limit.min_natural, 'natural card')}")
+            if limits:
+                m.lines.append(f"A {what} holds {' and '.join(limits)}.")
     if jokers and not rs.jokers_in_melds and JOKER not in map(str, wild):
         m.lines.append("Jokers are never part of a spread.")
     m.lines.append("Cards laid in spreads no longer count toward your hand.")

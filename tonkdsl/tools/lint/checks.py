@@ -361,16 +361,8 @@ class _Linter:
                      f"books may be hit, but a book of {rs.book_min} already holds every card of its rank that can be "
                      "in it: no book can grow", ("hits", "books"), ("melds", "book", "min"),
                      hint="let books be larger (melds.book.max) or turn off hits on books")
-        largest = max(rs.book_max, rs.run_max or pack.run_length)
-        if rs.wild_in_melds and any(pack.wild) and rs.min_natural > largest:
-            self.add("meld-impossible", "error",
-                     f"every spread needs at least {rs.min_natural} natural cards, but no spread holds more than "
-                     f"{largest} cards: no spread can be made", ("melds", "min_natural"), ("melds", "book", "max"),
-                     hint=f"make melds.min_natural at most {largest}")
-        elif rs.wild_in_melds and any(pack.wild) and rs.min_natural > rs.book_max:
-            self.add("meld-impossible", "warning",
-                     f"every spread needs at least {rs.min_natural} natural cards, but a book holds at most "
-                     f"{rs.book_max}: only runs can be made", ("melds", "min_natural"), ("melds", "book", "max"))
+        if rs.wild_in_melds and any(pack.wild):
+            self.natural_limits(rs.book_max, rs.run_max or pack.run_length)
         self.spread_kinds()
         both = [r for r in dict.fromkeys(map(str, self.data["pack"]["run_order"]))
                 if list(map(str, self.data["pack"]["run_order"])).count(r) == 2]
@@ -380,11 +372,32 @@ class _Linter:
                      f"a run may then pass through {both[0]} from one end to the other", ("pack", "run_order"),
                      ("pack", "run_wraps"), hint="list it once with run_wraps: true, or at both ends with run_wraps: false")
 
+    def natural_limits(self, book_max: int, run_max: int) -> None:
+        """A kind of spread whose least natural cards (melds.min_natural, or the kind's own) is
+        more than it can hold: that kind cannot be made (an error when neither kind can)."""
+        most = {"book": book_max, "run": run_max}
+        over = [k for k in ("book", "run") if self.rs.wild_limits[k].min_natural > most[k]]
+
+        def where(kind: str) -> tuple[str, ...]:
+            return ("melds", kind, "min_natural") if self.has("melds", kind, "min_natural") else ("melds", "min_natural")
+        if len(over) == 2:
+            largest = max(most.values())
+            least = min(self.rs.wild_limits[k].min_natural for k in over)
+            self.add("meld-impossible", "error",
+                     f"every spread needs at least {least} natural cards, but no spread holds more than "
+                     f"{largest} cards: no spread can be made", *dict.fromkeys(where(k) for k in over),
+                     ("melds", "book", "max"), hint=f"make melds.min_natural at most {largest}")
+        elif over:
+            kind, other = over[0], "run" if over[0] == "book" else "book"
+            self.add("meld-impossible", "warning",
+                     f"every {kind} needs at least {self.rs.wild_limits[kind].min_natural} natural cards, but a "
+                     f"{kind} holds at most {most[kind]}: only {other}s can be made", where(kind), ("melds", kind, "max"))
+
     def spread_kinds(self) -> None:
         """What the listed spreads (lint/spreads.py) show that the sizes alone do not: wild
         cards that never stand in a spread, under min_natural, max_wild and the sizes together."""
         rs = self.rs
-        if not rs.wild_in_melds or not any(rs.pack.wild) or rs.max_wild == 0:
+        if not rs.wild_in_melds or not any(rs.pack.wild) or all(w.max_wild == 0 for w in rs.wild_limits.values()):
             return  # no wild card to stand in, or max_wild: 0 (said as rule-for-disabled)
         try:
             spreads, _ = self.asker.listed[False].spreads(rs.players_min)
@@ -394,8 +407,9 @@ class _Linter:
         if spreads and not any(wild.intersection(sp) for sp in spreads):
             causes = [p for p in (("melds", "min_natural"), ("melds", "max_wild"), ("melds", "run"), ("melds", "book"))
                       if self.has(*p)]
+            least = {w.min_natural for w in rs.wild_limits.values()}
             self.add("rule-for-disabled", "warning", f"wild cards never stand in a spread: none of the "
-                     f"{len(spreads):,} spreads the meld rules allow (min_natural {rs.min_natural}, books of "
+                     f"{len(spreads):,} spreads the meld rules allow (min_natural {' or '.join(map(str, sorted(least)))}, books of "
                      f"{rs.book_min} to {rs.book_max}, runs of {rs.run_min} to {rs.run_max or rs.pack.run_length}) "
                      "has room for one", ("melds", "wild_cards"), *causes,
                      hint="lower melds.min_natural below the largest spread, or set wild_cards: false")
@@ -556,14 +570,17 @@ class _Linter:
                      "no two cards are identical", ("melds", "book", "identical_cards"), ("pack",),
                      hint="shuffle several decks together (pack.decks), or remove identical_cards")
         no_wild = not rs.wild_in_melds or not any(rs.pack.wild)
-        if not no_wild and rs.max_wild == 0:
+        if not no_wild and all(w.max_wild == 0 for w in rs.wild_limits.values()):
+            said = [p for p in (("melds", "max_wild"), ("melds", "book", "max_wild"), ("melds", "run", "max_wild"))
+                    if self.has(*p)]
             self.add("rule-for-disabled", "warning", "melds.max_wild: 0 lets no wild card into any spread, so wild "
-                     "cards never stand in one (melds.wild_cards has no effect)", ("melds", "max_wild"),
-                     ("melds", "wild_cards"), hint="leave max_wild out for no limit, or set wild_cards: false")
-        for key in ("min_natural", "max_wild"):
-            if no_wild and self.data["melds"].get(key) not in (None, 0):
-                self.add("rule-for-disabled", "warning", f"melds.{key} limits wild cards in spreads, but no wild card "
-                         "stands in a spread", ("melds", key), ("melds", "wild_cards"), ("pack", "wild"))
+                     "cards never stand in one (melds.wild_cards has no effect)", *said, ("melds", "wild_cards"), hint="leave max_wild out for no limit, or set wild_cards: false")
+        for where in ((), ("book",), ("run",)):
+            for key in ("min_natural", "max_wild"):
+                if no_wild and self.has("melds", *where, key) and self.data_at(("melds", *where, key)) not in (None, 0):
+                    self.add("rule-for-disabled", "warning", f"{'.'.join(('melds', *where, key))} limits wild cards "
+                             "in spreads, but no wild card stands in a spread", ("melds", *where, key),
+                             ("melds", "wild_cards"), ("pack", "wild"))
         if self.data["pack"].get("wild_value", "own") != "own" and not any(rs.pack.wild):
             self.add("rule-for-disabled", "warning", "pack.wild_value says what a wild card counts, but the pack has "
                      "no wild card", ("pack", "wild_value"), ("pack", "wild"))

@@ -122,9 +122,10 @@ def _candidates(pack: Any, melds: MeldRules, most: int | None) -> Iterator[tuple
     book_max = min(melds.book_max, most or melds.book_max)
     run_max = min(melds.run_max, pack.run_length, most or melds.run_max)
 
-    def wild_counts(size: int) -> range:
-        limit = min(len(wild_ids), size - max(1, melds.min_natural))
-        return range(0, min(limit, melds.max_wild if melds.max_wild is not None else limit) + 1)
+    def wild_counts(size: int, kind: str) -> range:
+        least, most = melds.wild_limits[kind]
+        limit = min(len(wild_ids), size - max(1, least))
+        return range(0, min(limit, most if most is not None else limit) + 1)
     # Books: every multiset of one rank's names (up to their copies), with wild cards added.
     by_rank: dict[str, list[str]] = {}
     for nm, cs in ids.items():
@@ -135,7 +136,7 @@ def _candidates(pack: Any, melds: MeldRules, most: int | None) -> Iterator[tuple
             natural = [ids[nm][i] for nm, k in zip(names, counts) for i in range(k)]
             if not natural or len(natural) > book_max:
                 continue
-            for w in wild_counts(book_max):
+            for w in wild_counts(book_max, "book"):
                 if len(natural) + w > book_max:
                     break
                 for extra in _wilds(ids, wild_names, w):
@@ -158,7 +159,7 @@ def _candidates(pack: Any, melds: MeldRules, most: int | None) -> Iterator[tuple
                 window = [(start + i) % length for i in range(size)]
                 if not pack.run_wraps and window[-1] < window[0]:
                     break
-                for w in wild_counts(size):
+                for w in wild_counts(size, "run"):
                     for held_by_wild in combinations(range(size), w):
                         choices = [places.get(p, []) for i, p in enumerate(window) if i not in held_by_wild]
                         if any(not c for c in choices):
