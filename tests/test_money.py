@@ -1,7 +1,9 @@
 """Money as data (issue 16): pots and antes, bonuses paid mid-hand, caps on one hand."""
 from typing import Any
 
-from tonkdsl import load_ruleset
+import pytest
+
+from tonkdsl import LoadError, load_ruleset
 from tonkdsl.interpreter.outcome import POT, Payment, capped, net, pot_change
 from tonkdsl.interpreter.session import Session
 from tonkdsl.interpreter.view import observation
@@ -88,3 +90,36 @@ def test_a_bonus_on_the_deal_is_paid_to_each_player_dealt_four_of_a_kind() -> No
     bonus = [p for p in state.paid if p.rule == "dealt-four-of-a-kind"]
     assert {p.payee for p in bonus} == set(fours) and len(bonus) == 2 * len(fours)
     assert state.paid[:3] == [Payment("ante", s, POT, 1) for s in range(3)]  # the antes come first
+
+
+def test_a_split_amount_is_shared_and_its_rounding_is_the_rulesets(tmp_path: Any) -> None:
+    """split: the amount is divided among the payees; what does not divide stays with the payer
+    (down) or goes a unit each from the dealer's left (dealer_left); money stays conserved."""
+    from tonkdsl.interpreter.engine import deal
+    from tonkdsl.language.names import EvalContext
+    from tonkdsl.interpreter.outcome import run_transfers
+    base = ("extends: standard\nname: R\nremove: [endings.drop_caught.payouts.caught-dropper-pays, "
+            "endings.drop_caught.payouts.caught-lowest-collects]\nendings:\n  drop_caught:\n    payouts:\n"
+            "      - {id: shared, from: dropper, to: others, amount: 5 * stake, split: %s}\n")
+    paid = {}
+    for split in ("down", "dealer_left"):
+        (tmp_path / "r.yaml").write_text(base % split)
+        rs = load_ruleset(tmp_path / "r.yaml")
+        state = deal(rs, 4, seed=1, dealer=1)
+        payments = run_transfers(state, rs.endings["drop_caught"].payouts, EvalContext(state, actor=0, dropper=0))
+        paid[split] = [(p.payee, p.amount) for p in payments if p.payer == 0]
+    # 5 among three others: 1 each, 2 left; seats 2 and 3 are nearest the dealer's (seat 1) left.
+    assert paid["down"] == [(1, 1), (2, 1), (3, 1)]
+    assert paid["dealer_left"] == [(2, 2), (3, 2), (1, 1)]
+    (tmp_path / "r.yaml").write_text((base % "down").replace("5 * stake", "payee.count"))
+    with pytest.raises(LoadError) as err:
+        load_ruleset(tmp_path / "r.yaml")
+    assert ("error[split-reads-payee]: a shared amount (split) is one sum divided among the payees, so it cannot "
+            "read 'payee'") in str(err.value)
+
+
+def test_the_split_pot_is_shared_in_sessions_and_money_is_conserved() -> None:
+    session = play_session(VAR / "x30-split-pot.yaml", 12, 41)
+    assert sum(session.ledger) + session.pot == 0
+    shares = [p for r in session.records for p in r.outcome.payments if p.rule == "catchers-share-the-pot"]
+    assert all(p.payer == POT for p in shares)

@@ -105,6 +105,14 @@ class Fold(Action):
 
 
 @dataclass(frozen=True)
+class Demand(Action):
+    """Demand that the player to move take the top discard (where turn.out_of_turn allows it)."""
+
+    def __str__(self) -> str:
+        return "demand"
+
+
+@dataclass(frozen=True)
 class Pass(Action):
     """Decline to act when asked out of turn (to eat the last discard, to drop, to fold)."""
 
@@ -142,7 +150,7 @@ class ActionList(list[Action]):
 
 
 _USAGE = ("actions are: drop | draw stock | draw discard | spread <cards> | hit <cards> on <n> | "
-          "discard <card> | claim | slap <card> on <n> | eat | fold | pass")
+          "discard <card> | claim | slap <card> on <n> | eat | fold | demand | pass")
 
 
 def _cards(words: list[str], what: str) -> tuple[str, ...]:
@@ -180,6 +188,8 @@ def parse_action(text: str) -> Action:
         return Eat()
     if verb == "fold" and not rest:
         return Fold()
+    if verb == "demand" and not rest:
+        return Demand()
     if verb == "pass" and not rest:
         return Pass()
     if verb == "draw":

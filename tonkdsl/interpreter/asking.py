@@ -57,6 +57,7 @@ class Kind:
     do: Callable[["State", int, Asking], None]
     ends_asking: bool  # False: the others are still asked (a fold)
     endings: tuple[str, ...] = ()  # the endings it can bring about (lint asks that each has a rule)
+    moments: tuple[str, ...] = ("after_deal", "turn_start", "after_draw", "after_discard")  # where it can be offered
 
 
 def in_hand(state: "State") -> list[int]:
@@ -287,11 +288,28 @@ def _fold(state: "State", seat: int, asking: Asking) -> None:
         state._end("others_folded", actor=left[0])
 
 
+def _may_demand(state: "State", seat: int, asking: Asking) -> bool:
+    """A demand is about the player to move, before they draw: the top discard must go into a
+    spread of theirs at once, and they may take it."""
+    mover = asking.mover
+    return (asking.at == "turn_start" and seat != mover and asking.resume == START
+            and state.discard_fits(mover) and state._can_draw_discard(mover))
+
+
+def _demand(state: "State", seat: int, asking: Asking) -> None:
+    """The player to move takes the top discard as their draw; their turn goes on from there."""
+    state.phase = asking.resume
+    state._do_draw_discard(asking.mover, _DRAW_DISCARD)
+
+
 _PASS = A.Pass()
+_DRAW_DISCARD = A.DrawDiscard()
 KINDS: dict[str, Kind] = {
     "eat": Kind(A.Eat(), "eat the last discard", _may_eat, _eat, True),
     "drop": Kind(A.Drop(), "drop out of turn", _always, _drop, True, ("drop_won", "drop_caught")),
     "fold": Kind(A.Fold(), "fold (sit out the rest of the hand)", _always, _fold, False, ("others_folded",)),
+    "demand": Kind(A.Demand(), "demand that the player to move take the discard", _may_demand, _demand, True,
+                   moments=("turn_start",)),
 }
 _KIND_OF: dict[type, str] = {type(k.action): name for name, k in KINDS.items()}
 

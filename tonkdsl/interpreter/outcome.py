@@ -83,6 +83,8 @@ def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
     out: list[Payment] = []
     if t.when is None or t.when.fn(ctx):
         payers, payees = t.payers.fn(ctx), t.payees.fn(ctx)
+        if t.split is not None:
+            return _shared(t, ctx, payers, payees)
         amount_of = t.amount.fn
         state = ctx.state
         for p in payers:
@@ -102,6 +104,36 @@ def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
                     out.append(Payment(t.id, p, q, amount))
                     if pot:  # later amounts read the pot as it is now
                         state.pot += amount if q == POT else -amount
+    return out
+
+
+def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequence[int]) -> list[Payment]:
+    """Each payer's amount divided equally among the payees (never oneself): what does not
+    divide stays with the payer (split: down) or goes one unit each to the payees nearest the
+    dealer's left (split: dealer_left)."""
+    state = ctx.state
+    out: list[Payment] = []
+    if t.split == "dealer_left":
+        n, dealer = state.num_players, state.dealer  # places from the dealer's left: 0, 1, ...
+        payees = sorted(payees, key=lambda q: -1 if q == POT else (q - dealer - 1) % n)
+    for p in payers:
+        receivers = [q for q in payees if q != p]
+        if not receivers:
+            continue
+        ctx.payer = None if p == POT else p
+        amount = t.amount.fn(ctx)
+        ctx.payer = None
+        if amount < 0:
+            raise EvalError(f"it gives a negative amount ({amount})")
+        if p == POT:
+            amount = min(amount, state.pot)  # the pot pays what it holds
+        share, rest = divmod(amount, len(receivers))
+        for i, q in enumerate(receivers):
+            paid = share + (1 if t.split == "dealer_left" and i < rest else 0)
+            if paid:
+                out.append(Payment(t.id, p, q, paid))
+                if POT in (p, q):  # later amounts read the pot as it is now
+                    state.pot += paid if q == POT else -paid
     return out
 
 

@@ -132,6 +132,8 @@ class TurnRules:
                 (self.hands[seat] and not self.ruleset.discard_must_be_used and melds.unique_names)
                 or self._can_draw_discard(seat)):
             kinds |= 8
+        if kinds & 12 == 12 and self.ruleset.must_take is not None and self._test(self.ruleset.must_take, seat):
+            kinds &= ~4  # the discard must be taken: no draw from the stock
         slaps = self._slap_options(seat) if self.slap_window is not None else None
         actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
         out = A.ActionList(actions)
@@ -174,7 +176,7 @@ class TurnRules:
                     if key in seen:
                         continue
                     seen.add(key)
-                if not self._strands(seat, combo, spread):
+                if (rs.spread_allowed is None or self._may_spread(seat, combo)) and not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
                 out.spans = {A.Spread: (0, len(out))}
@@ -267,6 +269,8 @@ class TurnRules:
         for combo in self.melds.spreads_in(self.hands[seat]):
             if rs.hold_except is not None and self._eval(rs.hold_except, self._ctx(actor=seat, spread=combo)):
                 continue
+            if not self._may_spread(seat, combo):
+                continue  # a spread that may not be laid now may be held
             if not self._strands(seat, combo, self.melds.spread_action(combo)):
                 return combo
         return None
@@ -335,8 +339,25 @@ class TurnRules:
     def _fits_at_once(self, seat: int, card: int) -> bool:
         """Whether ``card`` taken into ``seat``'s hand can go into a spread, or onto one, at once."""
         hand = self.hands[seat] + [card]
-        return any(card in combo for combo in self.melds.spreads_in(hand)) or any(
-            card in combo for _, combo in self._hit_options(seat, hand))
+        spreads = [combo for combo in self.melds.spreads_in(hand) if card in combo]
+        if spreads and self.ruleset.spread_allowed is not None:
+            # The spread condition reads the hand the card would join: asked of a twin holding it.
+            twin = self.clone()
+            if twin.discard_pile and twin.discard_pile[-1] == card:
+                twin.discard_pile.pop()
+            twin._draw(seat, card, True)
+            spreads = [combo for combo in spreads if twin._may_spread(seat, combo)]
+        return bool(spreads) or any(card in combo for _, combo in self._hit_options(seat, hand))
+
+    def discard_fits(self, seat: int) -> bool:
+        """Whether the top discard would go into a spread at once in ``seat``'s hands (the name
+        ``discard_fits``)."""
+        return bool(self.discard_pile) and self._fits_at_once(seat, self.discard_pile[-1])
+
+    def _may_spread(self, seat: int, combo: Sequence[int]) -> bool:
+        """Whether the ruleset lets ``seat`` lay ``combo`` as a spread now (turn.spread.allowed)."""
+        allowed = self.ruleset.spread_allowed
+        return allowed is None or bool(self._eval(allowed, self._ctx(actor=seat, spread=tuple(combo))))
 
     def _hit_options(self, seat: int, hand: Sequence[int] | None = None) -> list[tuple[int, tuple[int, ...]]]:
         rs = self.ruleset
@@ -454,7 +475,7 @@ class TurnRules:
             return "you slapped: discard an extra card now"
         if self.phase == ASK:  # pragma: no cover - _apply_asked words the refusals of this phase
             return asking.refusal(self, self.current_player(), action)  # type: ignore[arg-type]
-        if isinstance(action, (A.Eat, A.Pass, A.Fold)):
+        if isinstance(action, (A.Eat, A.Pass, A.Fold, A.Demand)):
             return asking.refusal(self, self.current, action)  # type: ignore[arg-type]
         if (self.phase == PLAY and isinstance(action, (A.DrawStock, A.DrawDiscard)) and self.turn_number == 1
                 and not self.ruleset.first_turn_draws):
@@ -484,6 +505,10 @@ class TurnRules:
         melds = self.melds  # read once: the commonest action of every hand
         if not melds.draws_stock:
             raise IllegalAction("this ruleset does not let you draw from the stock")
+        must_take = self.ruleset.must_take
+        if must_take is not None and self.discard_pile and self._can_draw_discard(seat) and self._test(must_take, seat):
+            raise IllegalAction(f"you must take the discard ({self.pack.names[self.discard_pile[-1]]}): the "
+                                f"ruleset's rule '{must_take.source}' holds")
         if not self.stock and not self._rebuild_stock():
             self._end("stock_exhausted", actor=seat)
             return
@@ -511,6 +536,9 @@ class TurnRules:
         kind = self.melds.kind(cards)
         if kind is None:
             raise IllegalAction(f"{' '.join(action.cards)} is not a spread ({self.melds.describe()})")
+        if not self._may_spread(seat, cards):
+            raise IllegalAction(f"you may not lay a spread now (the ruleset's spread condition "
+                                f"'{self.ruleset.spread_allowed.source}' is false)")  # type: ignore[union-attr]
         self._remove(seat, cards)
         self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self.melds.table_order.__getitem__)))
         self.spread_log.append((seat, len(cards)))

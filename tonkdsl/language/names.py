@@ -136,6 +136,9 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
                        "the count of the cards left out of the hand's best arrangement of spreads"),
     "hand": (list_of(CARD), lambda c, p: tuple(c.state.hands[p]), "the cards in hand"),
     "cards": (NUM, lambda c, p: len(c.state.hands[p]), "how many cards are in hand"),
+    "discard_fits": (BOOL, lambda c, p: c.state.discard_fits(p),
+                     "the top discard would go into a spread at once, with cards in hand or onto a spread "
+                     "on the table (false when the pile is empty)"),
     "seat": (NUM, lambda c, p: p, "the seat, 0 for the first listed player"),
     "dealt_count": (NUM, lambda c, p: c.state.stats[p].dealt_count, "the count of the hand as dealt"),
     "spreads": (NUM, lambda c, p: c.state.stats[p].spreads, "spreads laid by the player this hand"),

@@ -6,6 +6,7 @@ stopped at the first.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,6 +36,9 @@ class Transfer:
     payees: Compiled
     amount: Compiled
     when: Compiled | None
+    # None: the amount goes to each payee; "down" / "dealer_left": it is shared among them,
+    # what does not divide staying with the payer or going a unit each from the dealer's left
+    split: str | None = None
 
 
 POT = -1  # the pot, where a payment's payer or payee is a seat
@@ -199,6 +203,8 @@ class Ruleset:
     hit_spreads: str
     hits_per_turn: int | None
     hit_allowed: Compiled | None  # who may hit whose spreads, when (None: always)
+    spread_allowed: Compiled | None  # when a spread may be laid in play (None: always)
+    must_take: Compiled | None  # when the player to move must take the discard (None: never)
     hit_ends_turn: bool
     drop_allowed: Compiled
     drop_wins_if: Compiled
@@ -427,12 +433,21 @@ class _Builder:
         a = self._side(path + ("from",), roles, card_sets)
         b = self._side(path + ("to",), roles, card_sets)
         pot = a is _POT_SIDE or b is _POT_SIDE
-        amount = self.expr(path + ("amount",), NUM, roles + (() if pot else ("payer", "payee")), card_sets=card_sets)
+        split = t.get("split")
+        # A shared amount is one sum for all the payees: it cannot depend on which one is paid.
+        if split and re.search(r"\bpayee\b", str(t.get("amount", ""))):
+            self.problems.append(self.doc.diagnostic(
+                "split-reads-payee", "a shared amount (split) is one sum divided among the payees, so it "
+                "cannot read 'payee'", path + ("amount",), hint="write the whole amount, or remove split to pay "
+                "each payee its own amount"))
+            return None
+        sides = () if pot else ("payer",) if split else ("payer", "payee")
+        amount = self.expr(path + ("amount",), NUM, roles + sides, card_sets=card_sets)
         when = self.expr(path + ("when",), BOOL, roles, required=False, card_sets=card_sets)
         if a is None or b is None or amount is None:
             return None
         tid = t.get("id") or f"{path[1]}-{len(path) and int(path[-1]) + 1}"
-        return Transfer(tid, a, b, amount, when)
+        return Transfer(tid, a, b, amount, when, split)
 
     def _side(self, path: Path, roles: tuple[str, ...], card_sets: tuple[str, ...]) -> Compiled | None:
         """One side of a transfer: a set of players, or the pot (the word 'pot')."""
@@ -556,6 +571,8 @@ class _Builder:
         hold_allowed = self.expr(("melds", "hold", "allowed"), BOOL, act, required=False)
         hit_allowed = self.expr(("hits", "allowed"), BOOL, ("actor", "owner"), required=False)
         hold_except = self.expr(("melds", "hold", "except"), BOOL, act, required=False, card_sets=("spread",))
+        spread_allowed = self.expr(("turn", "spread", "allowed"), BOOL, act, required=False, card_sets=("spread",))
+        must_take = self.expr(("turn", "draw", "must_take"), BOOL, act, required=False)
         counters = []
         for name, spec in (d.get("counters") or {}).items():
             events = []
@@ -610,7 +627,8 @@ class _Builder:
             jokers_in_melds=bool(melds.get("jokers_in_melds", False)),
             hold_allowed=hold_allowed, hold_except=hold_except,
             hit_books=hits["books"], hit_runs=hits["runs"], hit_spreads=hits["spreads"],
-            hits_per_turn=hits.get("max_cards_per_turn"), hit_allowed=hit_allowed, hit_ends_turn=bool(hits.get("ends_turn", False)),
+            hits_per_turn=hits.get("max_cards_per_turn"), hit_allowed=hit_allowed, spread_allowed=spread_allowed, must_take=must_take,
+            hit_ends_turn=bool(hits.get("ends_turn", False)),
             drop_allowed=drop_allowed, drop_wins_if=drop_wins_if,
             drop_at=tuple(turn["drop"].get("at", ["start"])),
             drop_lays_spreads=bool(turn["drop"].get("lay_spreads", False)),

@@ -80,10 +80,12 @@ def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
         pays = amount(str(item.get("pays", "?")), stake)
         return f"{item['id']}: {words(str(item.get('when', '')))}, paid {pays}"
     if kind == "transfer":
-        said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake)
+        said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake,
+                              item.get("split"))
         return f"{item['id']}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "bonus":
-        said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake)
+        said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake,
+                              item.get("split"))
         return f"{item['id']} on {item.get('on', '?')}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "custom":
         return f"{item['id']}: \"{item.get('text', '')}\""
@@ -117,7 +119,8 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
     out: list[Difference] = []
 
     def walk(x: Any, y: Any, path: tuple[Any, ...]) -> None:
-        if isinstance(x, dict) and isinstance(y, dict):
+        if isinstance(x, dict) and isinstance(y, dict) or _said_key_by_key(path, x, y, stake):
+            x, y = ({} if v is _MISSING else v for v in (x, y))
             for key in list(x) + [k for k in y if k not in x]:
                 if path == () and key in ("extends", "remove"):
                     continue
@@ -153,12 +156,12 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
         if isinstance(y, bool) and ("x-when-true" in node or "x-when-false" in node):
             out.append(Difference(json_path(path), node["x-when-true" if y else "x-when-false"]))
         elif x is _MISSING:
-            out.append(Difference(json_path(path), f"Added: {label} = {_show(y)}"))
+            out.append(Difference(json_path(path), f"Added: {label}{_said(path, y, stake)}"))
         elif y is _MISSING:
-            out.append(Difference(json_path(path), f"Removed: {label} (was {_show(x)})"))
+            out.append(Difference(json_path(path), f"Removed: {label} (was {_said(path, x, stake)[2:].lstrip()})"))
         elif isinstance(y, bool) and ("x-when-true" in node or "x-when-false" in node):
             out.append(Difference(json_path(path), node["x-when-true" if y else "x-when-false"]))
-        elif path and path[-1] in ("when", "allowed", "wins_if", "void_if", "winners", "from", "to"):
+        elif path and path[-1] in (*_CONDITION_KEYS, "winners", "from", "to"):
             out.append(Difference(json_path(path), f"{_cap(label)}: {words(str(x))} -> {words(str(y))}"))
         elif path and path[-1] in ("pays", "amount", "points"):
             out.append(Difference(json_path(path), f"{_cap(label)}: {amount(str(x), stake)} -> {amount(str(y), stake)}"))
@@ -167,6 +170,30 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
 
     walk(a, b, ())
     return out
+
+
+def _said_key_by_key(path: tuple[Any, ...], x: Any, y: Any, stake: int) -> bool:
+    """Whether a table added or removed whole is said key by key: when it holds a condition
+    (said in words: "Added: When a player may lay a spread in play: ..."), no sentence says it
+    whole, and each of its keys has a description to say it by."""
+    v = x if y is _MISSING else y if x is _MISSING else None
+    if not isinstance(v, dict) or not set(_CONDITION_KEYS).intersection(v) or _say(path, x, y, stake) is not None:
+        return False
+    props = _schema_at(path).get("properties") or {}
+    return all(k in props and _schema_at(path + (k,), resolve_last=False).get("description") for k in v)
+
+
+_CONDITION_KEYS = ("when", "allowed", "wins_if", "void_if", "except", "claim", "must_take")
+
+
+def _said(path: tuple[Any, ...], v: Any, stake: int) -> str:
+    """A value added or removed, after its label: in words where it is a condition or an
+    amount (": the player has laid ..."), else as written (" = 3")."""
+    if path and path[-1] in (*_CONDITION_KEYS, "winners", "from", "to") and isinstance(v, (str, bool)):
+        return ": " + words(str(v).lower() if isinstance(v, bool) else v)
+    if path and path[-1] in ("pays", "amount", "points") and isinstance(v, (str, int)):
+        return ": " + amount(str(v), stake)
+    return " = " + _show(v)
 
 
 def _cap(s: str) -> str:

@@ -58,7 +58,9 @@ _MOMENT = {"after_deal": "once the cards are dealt, before the first turn",
            "after_discard": "after each discard, before the next turn"}
 _DOES = {"drop": "drop out of turn",
          "fold": "fold: they sit out the rest of the hand (their turns are skipped, and they are not among the "
-                 "players compared, paid or paying)"}
+                 "players compared, paid or paying)",
+         "demand": "demand that the player to move take the top discard as their draw (only when it would go "
+                   "into a spread of theirs at once)"}
 
 
 def out_of_turn_rule(do: str, at: Any, by: str | None, when: str | None) -> str:
@@ -101,7 +103,7 @@ def _out_of_turn(rs: Ruleset) -> list[str]:
 
 
 def _transfer(t: Transfer, stake: int) -> str:
-    said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake)
+    said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split)
     conds += [words(t.when.source)] if t.when is not None else []
     return f"- {_cap(said)}{_when(conds)} ({t.id})."
 
@@ -313,6 +315,9 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     turn.lines.append(f"{take} {' or '.join(sources[s] for s in rs.draw_from)} into your hand.")
     if rs.discard_must_be_used:
         turn.lines.append("A card taken from the discard pile must go into a spread at once.")
+    if rs.must_take is not None and rs.must_take.source.strip() != "false":
+        turn.lines.append(f"You must take the top discard instead of drawing from the stock when "
+                          f"{words(rs.must_take.source, 'you')}.")
     turn.lines.append("Then you may lay spreads and hit spreads on the table, and you end your turn by discarding "
                       "one card face up." + (" You may not discard the card you took from the discard pile in the "
                                              "same turn." if rs.not_the_card_taken else ""))
@@ -363,6 +368,9 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                 m.lines.append(f"A {what} holds {' and '.join(limits)}.")
     if jokers and not rs.jokers_in_melds and JOKER not in map(str, wild):
         m.lines.append("Jokers are never part of a spread.")
+    if rs.spread_allowed is not None and rs.spread_allowed.source.strip() != "true":
+        m.lines.append(f"You may lay a spread only when {words(rs.spread_allowed.source, 'you')}"
+                       + (" (a drop still lays its spreads)." if rs.drop_lays_spreads else "."))
     m.lines.append("Cards laid in spreads no longer count toward your hand.")
     out.append(m)
 
@@ -443,7 +451,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
               "turn_start": "a turn starts", "round_end": "a round ends", "folded": "a player folds"}
     for bonus in rs.bonuses:
         t = bonus.transfer
-        said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake)
+        said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split)
         conds = ([words(t.when.source)] if t.when is not None else []) + conds
         when = "".join(f" and {c}" for c in conds)
         money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {said[:1].lower()}"

@@ -149,6 +149,8 @@ _QUANTITIES = {"cards": (("holds", "hold"), ("does not hold", "do not hold"), ("
 _BOOL_ATTRS = {"out_by_spread": (("emptied the hand with a new spread",) * 2,
                                  ("did not empty the hand with a new spread",) * 2),
                "is_dealer": (("is the dealer", "are the dealer"), ("is not the dealer", "are not the dealer")),
+               "discard_fits": (("can put the top discard into a spread at once",) * 2,
+                                ("cannot put the top discard into a spread at once",) * 2),
                "deal_win": (("holds an automatic win", "hold an automatic win"),
                             ("does not hold an automatic win", "do not hold an automatic win")),
                "is_wild": (("is wild", "are wild"), ("is not wild", "are not wild")),
@@ -225,9 +227,11 @@ def one_player(source: str) -> str:
            "if several)"
 
 
-def payment(payers_src: str, payees_src: str, amount_src: str, stake: int) -> tuple[str, list[str]]:
+def payment(payers_src: str, payees_src: str, amount_src: str, stake: int,
+            split: str | None = None) -> tuple[str, list[str]]:
     """"Every other player pays 2 (2 x the stake) to the player", and the conditions on the sets
-    that are not about their members ("there are 2 players"), said apart by the caller."""
+    that are not about their members ("there are 2 players"), said apart by the caller. A
+    shared amount (``split``) says how what does not divide is paid."""
     conds: list[str] = []
     if payers_src.strip() == "pot":
         payer, how = "the pot", ("all it holds" if amount_src.strip() == "pot" else amount(amount_src, stake))
@@ -239,6 +243,11 @@ def payment(payers_src: str, payees_src: str, amount_src: str, stake: int) -> tu
         return f"{payer} puts {how} into the pot", conds
     payee, cond = players(payees_src)
     conds += [cond] if cond else []
+    if split is not None:
+        keeper = "stays in the pot" if payer == "the pot" else "is not paid"
+        rest = (keeper if split == "down" else
+                "goes a unit at a time to those nearest the dealer's left")
+        return f"{payer} pays {how}, shared equally among {payee} (what does not divide {rest})", conds
     return f"{payer} pays {how} to {payee}", conds
 
 

@@ -520,6 +520,12 @@ class _Linter:
         for j, w in enumerate(rs.windows):
             if w.id is None:
                 continue  # a window a shorter key stands for (turn.eat): checked with that key
+            never = [m for m in w.at if m not in KINDS[w.do].moments]
+            if never:  # the kind says where it can be offered: a moment outside them asks no one
+                self.add("rule-for-disabled", "warning", f"'{w.id}' lets a player {KINDS[w.do].words}, which is "
+                         f"offered only at {' or '.join(KINDS[w.do].moments)}: at {' and '.join(never)} it never is",
+                         ("turn", "out_of_turn", self.window_index(w.id), "at"),
+                         hint=f"at: [{', '.join(KINDS[w.do].moments)}]")
             for kind in KINDS[w.do].endings:
                 if kind not in e and not (kind.startswith("drop") and drop_possible):  # said above
                     self.add("ending-undefined", "error", f"'{w.id}' lets a player {KINDS[w.do].words}, but there "
@@ -562,6 +568,10 @@ class _Linter:
                     self.add("rule-for-disabled", "warning",
                              f"the counter '{name}' changes when a spread is hit, but spreads cannot be hit",
                              ("counters", name, "events", j), ("hits",))
+        if rs.must_take is not None and not {"stock", "discard"} <= set(rs.draw_from):
+            self.add("rule-for-disabled", "warning", "turn.draw.must_take says when the discard must be taken "
+                     "instead of the stock, but players draw only from the " + rs.draw_from[0],
+                     ("turn", "draw", "must_take"), ("turn", "draw", "from"), hint="draw from: [stock, discard]")
         if rs.wild_in_melds and not any(rs.pack.wild):
             self.add("rule-for-disabled", "warning", "wild cards may stand in spreads, but the pack has no wild card",
                      ("melds", "wild_cards"), ("pack",), hint="list them in pack.wild, e.g. [2, JK]")
@@ -692,7 +702,7 @@ class _Linter:
                                                           "high_count", "min_count")}
         out.update(turn=Num(0, MAX_TURNS), round=Num(1, INF), stake=Num(1, INF), stock=Num(0, largest),
                    discards=Num(0, largest), spreads_on_table=Num(0, INF), pot=Num(0, INF),
-                   cards=Num(0, held), turns=Num(0, MAX_TURNS), hits=Num(0, largest), spreads=Num(0, INF),
+                   cards=Num(0, held), hand=Items(0, held), turns=Num(0, MAX_TURNS), hits=Num(0, largest), spreads=Num(0, INF),
                    spreads_this_turn=Num(0, INF),
                    num_players=Num(rs.players_min, rs.players_max),
                    players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
@@ -894,7 +904,7 @@ def _same_players(a: str, b: str, ending: str) -> bool:
 
 # The keys whose values are conditions (the schema's 'condition'); deal_wins' 'when' is decided
 # exactly by the odds (deal-win-impossible, deal-win-always).
-_CONDITION_KEYS = {"allowed", "claim", "eliminate_when", "ends_when", "except", "void_if", "when", "wins_if"}
+_CONDITION_KEYS = {"allowed", "claim", "eliminate_when", "ends_when", "except", "must_take", "void_if", "when", "wins_if"}
 
 
 def _expression_fields(data: Any, keys: set[str], path: Path = ()) -> list[tuple[Path, str]]:

@@ -118,6 +118,8 @@ def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs], subject: frozenset[str
         arg = _eval(kids[1], env, subject) if len(kids) > 1 else TOP
         if name == "count" and isinstance(arg, Items):
             return Num(arg.lo, arg.hi)
+        if name == "deadwood" and isinstance(arg, Items):
+            return Items(0, arg.hi)  # some of the cards (none, where all go into spreads)
         if name == "abs" and isinstance(arg, Num):
             lo = 0 if arg.lo <= 0 <= arg.hi else min(abs(arg.lo), abs(arg.hi))
             return Num(lo, max(abs(arg.lo), abs(arg.hi)))
@@ -208,6 +210,8 @@ def why(ranges: Mapping[str, Abs], source: str) -> str:
     """The ranges of the names ``source`` reads, in words: 'count is between 0 and 660'."""
     words = []
     for name, r in ranges.items():
+        if isinstance(r, Items) and name == "hand" and _reads(source, name):
+            words.append(f"a hand holds {int(r.lo):,} to {int(r.hi):,} cards")
         if isinstance(r, Num) and _reads(source, name):
             lo = "-infinity" if r.lo == -INF else f"{int(r.lo):,}"
             if r.lo == r.hi:
@@ -220,4 +224,5 @@ def why(ranges: Mapping[str, Abs], source: str) -> str:
 
 
 def _reads(source: str, name: str) -> bool:
-    return re.search(rf"(?<![\w.]){re.escape(name)}\b|\.{re.escape(name)}\b", source) is not None
+    # A name, not a function of the same name ('count(hand)' reads hand, not count).
+    return re.search(rf"(?<![\w.]){re.escape(name)}\b(?!\s*\()|\.{re.escape(name)}\b", source) is not None
