@@ -99,7 +99,13 @@ def test_table_customs_are_printed_as_written_and_diffed_entry_by_entry() -> Non
     out = CliRunner().invoke(main, ["diff", "standard", str(path)]).output
     assert ('Custom at a physical table added: misdeal: "A misdeal (a wrong number of cards to anyone) is dealt '
             'again by the same dealer, no penalty."  ($.table_customs[0])') in out
-    # A bonus list that appears is said bonus by bonus, never as raw YAML.
+    # A bonus list that appears is said bonus by bonus, never as raw YAML, with its condition.
     out = CliRunner().invoke(main, ["diff", "standard", str(TESTS / "variations" / "x30-money-at-the-deal.yaml")]).output
     assert ("Bonus paid at once added: dealt-four-of-a-kind on dealt: every other player pays 1 (the stake) to the player"
-            "  ($.bonuses[0])") in out
+            " when the player holds at least 4 cards of one rank  ($.bonuses[0])") in out
+    out = CliRunner().invoke(main, ["diff", "standard", str(TESTS / "variations" / "x30-claim-bonus.yaml")]).output
+    assert ("Bonus paid at once added: three-aces when claimed: every other player pays 1 (the stake) to the player "
+            "when the player holds at least 3 cards whose rank is A  ($.bonuses[0])") in out
+    out = CliRunner().invoke(main, ["diff", "standard", str(TESTS / "variations" / "x30-spread-only-going-out.yaml")]).output
+    assert ("Added: When a player may lay a spread in play: the player has at most 1 card left out of spreads  "
+            "($.turn.spread.allowed)") in out

@@ -250,11 +250,15 @@ class State(TurnFlow):
         for bonus in self.ruleset.bonuses:
             if bonus.on != name or (owner is None and "owner" in _names_of(bonus)):
                 continue
-            ctx = EvalContext(self, actor, owner=owner, spread=spread)
-            try:
-                self.paid += run_transfers(self, (bonus.transfer,), ctx)
-            except EvalError as exc:
-                raise RulesetError(str(exc)) from None
+            self._bonuses_paid(bonus, actor, owner, spread)
+
+    def _bonuses_paid(self, bonus: Any, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None:
+        """Pay one bonus now (its condition is read as it is paid)."""
+        ctx = EvalContext(self, actor, owner=owner, spread=spread)
+        try:
+            self.paid += run_transfers(self, (bonus.transfer,), ctx)
+        except EvalError as exc:
+            raise RulesetError(str(exc)) from None
 
     # --- endings ------------------------------------------------------------------------
     def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None:

@@ -60,7 +60,8 @@ class MeldRules:
         "card_sig", "_run_region", "indexable", "_accepts", "_near", "start_kinds", "drop_varies",
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
-        "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks")
+        "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
+        "claims_in_play")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -115,6 +116,8 @@ class MeldRules:
         # most rulesets listen to neither.
         self.on_discarded = "discarded" in self.events_listened
         self.on_turn_start = "turn_start" in self.events_listened
+        # Bonuses paid only when claimed (on: claim): 'claim' may join the plays after the draw.
+        self.claims_in_play = "claim" in self.events_listened
         self.turn_start_hooks = self.on_turn_start or self.asks_at_start  # one flag read per turn
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}

@@ -74,6 +74,8 @@ class TurnRules:
         def _test(self, compiled: Any, actor: int) -> Any: ...
         def _eval(self, compiled: Any, ctx: EvalContext) -> Any: ...
         def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None: ...
+        def _bonuses_paid(self, bonus: Any, actor: int, owner: int | None = None,
+                          spread: tuple[int, ...] = ()) -> None: ...
         def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
         def _end_dead(self, message: str) -> None: ...
         def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None: ...
@@ -147,10 +149,31 @@ class TurnRules:
         return out
 
     def _play_options(self, seat: int) -> A.ActionList:
-        """What ``seat`` may do after drawing (a drop joins where the ruleset allows it then)."""
-        if self.melds.play_drop:
-            return self._with_play_drop(seat)
-        return self._play_list(seat)
+        """What ``seat`` may do after drawing (a drop joins where the ruleset allows it then,
+        and a claim where a bonus paid on claim may be claimed)."""
+        out = self._with_play_drop(seat) if self.melds.play_drop else self._play_list(seat)
+        if self.melds.claims_in_play and self._bonus_claims(seat):
+            claimed = A.ActionList(out)  # a new list: spans may be shared between lists
+            claimed.spans = {**out.spans, A.Claim: (len(out), len(out) + 1)}
+            claimed.discard_cards = out.discard_cards
+            claimed.append(_CLAIM)
+            return claimed
+        return out
+
+    def _bonus_claims(self, seat: int) -> list[Any]:
+        """The bonuses paid on claim that ``seat`` may claim now: not yet claimed this hand, and
+        their condition holds."""
+        ctx = self._ctx(actor=seat)
+        return [b for b in self.ruleset.bonuses if b.on == "claim" and b.transfer.id not in self.rules_taken
+                and (b.transfer.when is None or self._eval(b.transfer.when, ctx))]
+
+    def _do_claim_bonus(self, seat: int, action: A.Action) -> None:
+        claims = self._bonus_claims(seat) if self.melds.claims_in_play else []
+        if not claims:
+            raise IllegalAction("there is nothing to claim now")
+        for bonus in claims:
+            self.rules_taken.append(bonus.transfer.id)
+            self._bonuses_paid(bonus, seat)
 
     def _play_list(self, seat: int) -> A.ActionList:
         """The spreads, hits and discards ``seat`` may play after drawing."""
@@ -820,6 +843,7 @@ _HANDLERS: dict[str, dict[type, _Handler]] = {
     START: {A.Drop: TurnRules._do_drop, A.Claim: TurnRules._do_claim,
             A.DrawStock: TurnRules._do_draw_stock, A.DrawDiscard: TurnRules._do_draw_discard},
     PLAY: {A.Spread: TurnRules._do_spread, A.Hit: TurnRules._do_hit, A.Discard: TurnRules._do_discard,
+           A.Claim: TurnRules._do_claim_bonus,
            A.Drop: lambda state, seat, action: state._do_play_drop(seat, action)},  # in TurnFlow
     EXTRA: {A.Discard: TurnRules._do_extra_discard},
     ASK: {},  # answers go through TurnRules._apply_asked

@@ -79,14 +79,13 @@ def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
     if kind == "deal_win":
         pays = amount(str(item.get("pays", "?")), stake)
         return f"{item['id']}: {words(str(item.get('when', '')))}, paid {pays}"
-    if kind == "transfer":
+    if kind in ("transfer", "bonus"):
         said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake,
                               item.get("split"))
-        return f"{item['id']}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
-    if kind == "bonus":
-        said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake,
-                              item.get("split"))
-        return f"{item['id']} on {item.get('on', '?')}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
+        if item.get("when") is not None:  # the entry's own condition, then those of its sets
+            conds = [words(str(item["when"])), *conds]
+        on = "" if kind == "transfer" else " when claimed" if item.get("on") == "claim" else f" on {item.get('on', '?')}"
+        return f"{item['id']}{on}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "custom":
         return f"{item['id']}: \"{item.get('text', '')}\""
     if kind == "out_of_turn":

@@ -448,14 +448,16 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
               "spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
               "drew": "a player draws", "drew_stock": "a player draws from the stock",
               "drew_discard": "a player takes the discard", "discarded": "a player discards",
-              "turn_start": "a turn starts", "round_end": "a round ends", "folded": "a player folds"}
+              "turn_start": "a turn starts", "round_end": "a round ends", "folded": "a player folds",
+              "claim": "a player asks to be paid (claim, after drawing and before discarding)"}
     for bonus in rs.bonuses:
         t = bonus.transfer
         said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split)
         conds = ([words(t.when.source)] if t.when is not None else []) + conds
         when = "".join(f" and {c}" for c in conds)
         money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {said[:1].lower()}"
-                           f"{said[1:]} at once (the hand goes on).")
+                           f"{said[1:]} at once (the hand goes on)"
+                           + ("; at most once a hand, and never unless claimed." if bonus.on == "claim" else "."))
     if rs.most_lost is not None:
         money.lines.append(f"The ending of one hand costs a player at most {amount(rs.most_lost.source, stake)}; "
                            "payments beyond that are not made.")
