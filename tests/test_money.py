@@ -123,3 +123,20 @@ def test_the_split_pot_is_shared_in_sessions_and_money_is_conserved() -> None:
     assert sum(session.ledger) + session.pot == 0
     shares = [p for r in session.records for p in r.outcome.payments if p.rule == "catchers-share-the-pot"]
     assert all(p.payer == POT for p in shares)
+
+
+def test_a_claim_is_listed_while_a_bonus_may_be_claimed_and_pays_once() -> None:
+    """A bonus on claim joins the legal plays after the draw (the hot path's list too) while its
+    condition holds, pays at once when claimed, and is not offered again that hand."""
+    from tonkdsl.interpreter import actions as A
+    from tonkdsl.tools.scenario import load_scenario
+    scn = load_scenario(TESTS / "scenarios" / "x30-claim-bonus-paid.yaml")
+    state = scn.new_state()
+    ann = scn.players.index("Ann")
+    assert "claim" not in map(str, state.legal_actions())  # before the draw: a claim of the deal only
+    state.apply(A.DrawStock())
+    assert "claim" in map(str, state.legal_actions())
+    state.apply(A.Claim())
+    assert [(p.rule, p.payee, p.amount) for p in state.paid] == [("three-aces", ann, 1)]
+    assert "claim" not in map(str, state.legal_actions())
+    assert state.why_illegal(A.Claim()) == "there is nothing to claim now"

@@ -61,7 +61,7 @@ class MeldRules:
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
-        "claims_in_play")
+        "claims_in_play", "play_extras")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -118,6 +118,8 @@ class MeldRules:
         self.on_turn_start = "turn_start" in self.events_listened
         # Bonuses paid only when claimed (on: claim): 'claim' may join the plays after the draw.
         self.claims_in_play = "claim" in self.events_listened
+        # Something may join the plays after the draw (a drop, a claim): one flag for the hot path.
+        self.play_extras = self.play_drop or self.claims_in_play
         self.turn_start_hooks = self.on_turn_start or self.asks_at_start  # one flag read per turn
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}

@@ -97,8 +97,8 @@ class TurnRules:
         (grouped by kind, with the card ids of the discards)."""
         if seat is None and self.out_of_turn_seat is None:  # the common case first
             phase = self.phase
-            if phase == PLAY:  # the play list itself unless drops come after the draw (one call less)
-                return self._with_play_drop(self.current) if self.melds.play_drop else self._play_list(self.current)
+            if phase == PLAY:  # the play list itself unless a drop or a claim may join it (one call less)
+                return self._play_options(self.current) if self.melds.play_extras else self._play_list(self.current)
             if phase == START:
                 return self._start_options(self.current)
         if self._outcome is not None:
