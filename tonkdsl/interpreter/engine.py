@@ -252,7 +252,7 @@ class State(TurnFlow):
                 continue
             self._bonuses_paid(bonus, actor, owner, spread)
 
-    def _bonuses_paid(self, bonus: Any, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None:
+    def _bonuses_paid(self, bonus: Bonus, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None:
         """Pay one bonus now (its condition is read as it is paid)."""
         ctx = EvalContext(self, actor, owner=owner, spread=spread)
         try:

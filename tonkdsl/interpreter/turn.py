@@ -17,7 +17,7 @@ from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
-from tonkdsl.language.ruleset import DealWin, Ruleset
+from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
 
@@ -74,7 +74,7 @@ class TurnRules:
         def _test(self, compiled: Any, actor: int) -> Any: ...
         def _eval(self, compiled: Any, ctx: EvalContext) -> Any: ...
         def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None: ...
-        def _bonuses_paid(self, bonus: Any, actor: int, owner: int | None = None,
+        def _bonuses_paid(self, bonus: Bonus, actor: int, owner: int | None = None,
                           spread: tuple[int, ...] = ()) -> None: ...
         def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
         def _end_dead(self, message: str) -> None: ...
@@ -160,7 +160,7 @@ class TurnRules:
             return claimed
         return out
 
-    def _bonus_claims(self, seat: int) -> list[Any]:
+    def _bonus_claims(self, seat: int) -> list[Bonus]:
         """The bonuses paid on claim that ``seat`` may claim now: not yet claimed this hand, and
         their condition holds."""
         ctx = self._ctx(actor=seat)
@@ -373,8 +373,8 @@ class TurnRules:
         return bool(spreads) or any(card in combo for _, combo in self._hit_options(seat, hand))
 
     def discard_fits(self, seat: int) -> bool:
-        """Whether the top discard would go into a spread at once in ``seat``'s hands (the name
-        ``discard_fits``)."""
+        """Whether the top discard would go into a spread at once for ``seat``, with cards in hand
+        or onto a spread on the table (the name ``discard_fits``)."""
         return bool(self.discard_pile) and self._fits_at_once(seat, self.discard_pile[-1])
 
     def _may_spread(self, seat: int, combo: Sequence[int]) -> bool:
