@@ -37,6 +37,15 @@ def write(tmp_path: Path):
     return _write
 
 
+def refused(path: Path, code: str) -> Any:
+    """The one diagnostic of ``code`` with which loading ``path`` is refused."""
+    from tonkdsl import LoadError, load_ruleset
+    with pytest.raises(LoadError) as exc:
+        load_ruleset(path)
+    (d,) = [d for d in exc.value.diagnostics if d.code == code]
+    return d
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """The number of fuzz cases run, per kind (tests/fuzzing.py counts them)."""
     fuzzing = sys.modules.get("fuzzing")
