@@ -191,9 +191,7 @@ class Ruleset:
     run_min: int
     run_max: int | None
     book_identical: bool
-    min_natural: int  # melds.min_natural as written: the limit for every kind of spread
-    max_wild: int | None
-    wild_limits: dict[str, WildLimit]  # per kind ("book", "run"): its own limit, or the one above
+    wild_limits: dict[str, WildLimit]  # per kind ("book", "run"): its own limit, or melds.min_natural/max_wild
     wild_in_melds: bool
     jokers_in_melds: bool
     hold_allowed: Compiled | None
@@ -619,7 +617,6 @@ class _Builder:
             book_min=melds["book"]["min"], book_max=melds["book"]["max"],
             run_min=melds["run"]["min"], run_max=melds["run"].get("max"),
             book_identical=bool(melds["book"].get("identical_cards", False)),
-            min_natural=int(melds.get("min_natural", 0)), max_wild=melds.get("max_wild"),
             wild_limits={kind: WildLimit(int(melds[kind].get("min_natural", melds.get("min_natural", 0))),
                                          melds[kind].get("max_wild", melds.get("max_wild")))
                          for kind in ("book", "run")},
