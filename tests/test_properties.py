@@ -113,8 +113,9 @@ def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,
 
 
 def advanced(rs: Any, seed: int, steps: int, choice_seed: int) -> tuple[State, Rng]:
-    """A 3-player hand after up to ``steps`` random actions (drops avoided to go deeper)."""
-    state = deal(rs, 3, seed=seed)
+    """A 3-player hand (or the nearest number the ruleset allows) after up to ``steps`` random
+    actions (drops avoided to go deeper)."""
+    state = deal(rs, max(rs.players_min, min(3, rs.players_max)), seed=seed)
     rng = Rng(choice_seed)
     for _ in range(steps):
         if state.is_terminal():

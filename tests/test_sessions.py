@@ -25,7 +25,8 @@ SESSION_RULESETS = ["standard", "washington-state", "pushups"] + [
 @given(seed=st.integers(0, 2**32), hands=st.integers(1, 8), random_seats=st.integers(0, 3))
 def test_session_money_is_zero_sum(ref: Any, seed: int, hands: int, random_seats: int) -> None:
     rs = load_ruleset(ref)
-    bots = [random_bot] * random_seats + [greedy_bot] * (3 - random_seats)
+    players = max(rs.players_min, min(3, rs.players_max))  # three where the ruleset allows it
+    bots = ([random_bot] * random_seats + [greedy_bot] * players)[:players]
     summary = simulate(rs, bots, hands, seed)
     assert sum(summary.net) + summary.pot_left == 0  # money is conserved: players and the pot
     if rs.session.is_match:  # a ruleset that plays matches is simulated match by match
@@ -57,17 +58,18 @@ def test_simulate_tallies_the_settlement_of_each_session(ref: Any) -> None:
     # run_sessions tallies Session.money(); replaying the same sessions through the public
     # Session API must give the same money in settlement() (units sheets and pots included).
     rs = load_ruleset(ref)
-    spec = Spec(ref, ("greedy",) * 3, seed=5)
+    n = max(rs.players_min, min(3, rs.players_max))  # three where the ruleset allows it
+    spec = Spec(ref, ("greedy",) * n, seed=5)
     length = session_length(rs)
-    tally, _ = run_sessions(spec, 0, 2 * length, ruleset=rs, bots=[greedy_bot] * 3)
-    total = [0, 0, 0]
+    tally, _ = run_sessions(spec, 0, 2 * length, ruleset=rs, bots=[greedy_bot] * n)
+    total = [0] * n
     for k in range(2):
-        session = Session(rs, 3, hands=length, dealer=k % 3)
+        session = Session(rs, n, hands=length, dealer=k % n)
         for i in range(length):
             seed = derive_seed(5, k * length + i)
             rng = Rng(seed ^ 0x5DEECE66D)
             state = session.start_hand(seed=seed)
-            play_out(state, [greedy_bot] * 3, rng)
+            play_out(state, [greedy_bot] * n, rng)
             suits = {b.id: rng.choice(SUITS_STANDARD) for b in rs.session.side_bets if b.kind == "named_suit"}
             session.finish_hand(state, named_suits=suits)
         total = [t + m for t, m in zip(total, session.settlement().money)]

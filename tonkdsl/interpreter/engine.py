@@ -38,7 +38,7 @@ class State(TurnFlow):
         "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
         "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
         "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
-        "public_cards", "last_discard", "upcard")
+        "public_cards", "last_discard", "upcard", "side_of")
 
     def __init__(self, ruleset: Ruleset, num_players: int, dealer: int, stake: int, unit: int | None = None) -> None:
         self.ruleset = ruleset
@@ -113,6 +113,9 @@ class State(TurnFlow):
         # hand has changed since, which keeps the draw, the commonest action, as it was.
         self.last_discard = [-1] * num_players
         self.upcard = -1  # the card turned up at the deal (-1: none), which rules may name
+        # Each seat's side (players.sides): partners never pay each other. A match's session
+        # gives the sides of the players still in; alone, each seat is its own side.
+        self.side_of: tuple[int, ...] = ruleset.sides_for(num_players)
 
     # --- queries ------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -454,7 +457,7 @@ def seat_order(dealer: int, num_players: int) -> tuple[int, ...]:
 
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
          layout: Layout | None = None, unit: int | None = None, totals: Sequence[int] | None = None,
-         pot: int = 0) -> State:
+         pot: int = 0, sides: Sequence[int] | None = None) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
 
     Cards fixed by ``layout`` are placed first; every other card is ordered by the seeded
@@ -469,6 +472,13 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     state.pot = state.pot_start = pot
     if totals is not None:
         state.totals = tuple(totals)
+    size = rs.side_size
+    if sides is None and size is not None and (num_players % size or num_players < 2 * size):
+        raise ValueError(f"{num_players} players cannot play in sides of {size} (players.sides)")
+    if sides is not None:
+        if len(sides) != num_players:
+            raise ValueError(f"{len(sides)} sides given for {num_players} players")
+        state.side_of = tuple(sides)
     sizes = hand_sizes(state) if rs.extra_cards else None
     need = (sum(sizes) if sizes else num_players * rs.hand_size) + (1 if rs.upcard else 0)
     size = len(state.pack.names)

@@ -68,8 +68,13 @@ def pot_change(payments: Iterable[Payment]) -> int:
     return sum(p.amount for p in payments if p.payee == POT) - sum(p.amount for p in payments if p.payer == POT)
 
 
+def partners(side_of: Sequence[int], p: int, q: int) -> bool:
+    """Two players of one side (players.sides), who never pay each other; the pot has no side."""
+    return p != POT and q != POT and side_of[p] == side_of[q]
+
+
 def run_transfers(state: "State", transfers: Sequence["Transfer"], ctx: EvalContext) -> list[Payment]:
-    """Evaluate payout rules: each payer pays each payee (never oneself) the rule's amount."""
+    """Evaluate payout rules: each payer pays each payee (never oneself or a partner) the rule's amount."""
     out: list[Payment] = []
     for t in transfers:
         try:
@@ -87,9 +92,10 @@ def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
             return _shared(t, ctx, payers, payees)
         amount_of = t.amount.fn
         state = ctx.state
+        side = state.side_of
         for p in payers:
             for q in payees:
-                if p == q:
+                if p == q or partners(side, p, q):
                     continue
                 pot = p == POT or q == POT
                 if not pot:
@@ -108,7 +114,7 @@ def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
 
 
 def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequence[int]) -> list[Payment]:
-    """Each payer's amount divided equally among the payees (never oneself): what does not
+    """Each payer's amount divided equally among the payees (never oneself or a partner): what does not
     divide stays with the payer (split: down) or goes one unit each to the payees nearest the
     dealer's left (split: dealer_left)."""
     state = ctx.state
@@ -116,8 +122,9 @@ def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
     if t.split == "dealer_left":
         n, dealer = state.num_players, state.dealer  # places from the dealer's left: 0, 1, ...
         payees = sorted(payees, key=lambda q: -1 if q == POT else (q - dealer - 1) % n)
+    side = state.side_of
     for p in payers:
-        receivers = [q for q in payees if q != p]
+        receivers = [q for q in payees if q != p and not partners(side, p, q)]
         if not receivers:
             continue
         ctx.payer = None if p == POT else p
@@ -181,7 +188,7 @@ def deal_win_payments(state: "State", winner: int, rule: "DealWin") -> list[Paym
         payers = tuple(s for s in range(state.num_players) if s != winner and s not in state.deal_winners)
     out = []
     for p in payers:
-        if p == winner:
+        if p == winner or partners(state.side_of, p, winner):
             continue
         ctx.payer, ctx.payee = (None, None) if p == POT else (p, winner)
         amount = rule.pays(ctx)

@@ -97,7 +97,7 @@ class Session:
         if self.hands is not None and self.index >= self.hands:
             return True
         if self.ruleset.session.is_match:
-            return self.match_over or len(self.active) <= 1 or self.index >= MAX_MATCH_HANDS
+            return self.match_over or self._sides_left() <= 1 or self.index >= MAX_MATCH_HANDS
         return False
 
     def why_over(self) -> str:
@@ -106,8 +106,8 @@ class Session:
         if self.ruleset.session.is_match:
             if self.match_over:
                 why = "its end condition held"
-            elif len(self.active) <= 1:
-                why = "one player is left"
+            elif self._sides_left() <= 1:
+                why = "one side is left" if self.ruleset.side_size else "one player is left"
             elif self.index >= MAX_MATCH_HANDS:
                 why = f"it reached {MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS)"
             else:
@@ -119,11 +119,32 @@ class Session:
     def capped(self) -> bool:
         """A match that reached MAX_MATCH_HANDS before its end condition held or one player was left."""
         return (self.ruleset.session.is_match and self.index >= MAX_MATCH_HANDS and not self.match_over
-                and len(self.active) > 1)
+                and self._sides_left() > 1)
 
     def totals(self) -> list[int]:
-        """Each seat's total so far: the score sheet, or the money where there is none."""
-        return list(self.scores) if self.ruleset.score_sheet != "money" else list(self.ledger)
+        """Each seat's total so far: the score sheet, or the money where there is none; with
+        sides (players.sides), their side's total."""
+        return self._by_side(self.scores if self.ruleset.score_sheet != "money" else self.ledger)
+
+    @property
+    def side_of(self) -> tuple[int, ...]:
+        """The side of each session seat (each plays alone without players.sides)."""
+        return self.ruleset.sides_for(self.num_players)
+
+    def _by_side(self, values: Sequence[int]) -> list[int]:
+        """Each seat's value, or with sides the sum of their side's values."""
+        if self.ruleset.side_size is None:
+            return list(values)
+        side = self.side_of
+        sums: dict[int, int] = {}
+        for g, v in enumerate(values):
+            sums[side[g]] = sums.get(side[g], 0) + v
+        return [sums[side[g]] for g in range(len(values))]
+
+    def _sides_left(self) -> int:
+        """How many sides still have players in the match (players, without sides)."""
+        side = self.side_of
+        return len({side[g] for g in self.active})
 
     def stake_for(self, index: int) -> int:
         """The stake of hand ``index``: the last hands of a session may be for more ("the Big One")."""
@@ -150,7 +171,8 @@ class Session:
         totals = self.totals()
         return deal(self.ruleset, len(seats), seed=seed, dealer=seats.index(self.dealer),
                     stake=self.stake_for(self.index), layout=layout, unit=self.stake,
-                    totals=tuple(totals[g] for g in seats), pot=self.pot)
+                    totals=tuple(totals[g] for g in seats), pot=self.pot,
+                    sides=tuple(self.side_of[g] for g in seats) if self.ruleset.side_size else None)
 
     def finish_hand(self, state: State, *, named_suits: Mapping[str, str] | None = None,
                     bettors: Mapping[str, Sequence[int]] | None = None) -> HandRecord:
@@ -217,8 +239,9 @@ class Session:
         return min(totals) if self.lowest_wins() else max(totals)
 
     def match_winners(self) -> list[int]:
-        """The winners of a match: the last player left, else the best total among those still in."""
-        if len(self.active) == 1:
+        """The winners of a match: the last player (or side) left, else the best total among those
+        still in (with sides, a side's total: its players win together)."""
+        if self._sides_left() == 1:
             return list(self.active)
         totals = self.totals()
         best = self._best([totals[g] for g in self.active])
@@ -284,9 +307,11 @@ class Session:
                 return Settlement(money, [], capped=True)
             return Settlement(money, self.match_winners())
         if self.ruleset.score_sheet == "points":
-            best = min(self.scores) if self.ruleset.lowest_score_wins else max(self.scores)
-            winners = [s for s, v in enumerate(self.scores) if v == best]
+            scores = self._by_side(self.scores)  # with sides, a side wins together
+            best = min(scores) if self.ruleset.lowest_score_wins else max(scores)
+            winners = [s for s, v in enumerate(scores) if v == best]
         else:
-            top = max(money)
-            winners = [s for s, v in enumerate(money) if v == top]
+            sums = self._by_side(money)
+            top = max(sums)
+            winners = [s for s, v in enumerate(sums) if v == top]
         return Settlement(money, winners)

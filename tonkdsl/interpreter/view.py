@@ -96,6 +96,11 @@ class View:
         return self._state.turn_number
 
     @property
+    def sides(self) -> tuple[int, ...]:
+        """Each seat's side (players.sides): partners share one; alone, each seat is its own."""
+        return self._state.side_of
+
+    @property
     def dealer(self) -> int:
         return self._state.dealer
 

@@ -75,6 +75,25 @@ def _lowest(c: EvalContext) -> tuple[int, ...]:
     return tuple(s for s, v in enumerate(counts) if v == low and not out >> s & 1)
 
 
+def _partners(c: EvalContext, p: int) -> tuple[int, ...]:
+    """The other players of ``p``'s side, in play order from ``p``'s left."""
+    side, n = c.state.side_of, c.state.num_players
+    return tuple(q for q in ((p + i) % n for i in range(1, n)) if side[q] == side[p])
+
+
+def _partner(c: EvalContext, p: int) -> int:
+    """``p``'s partner: the next player of their side to play after them."""
+    mates = _partners(c, p)
+    if not mates:
+        raise EvalError(f"seat {p} has no partner (their side's other players are out of the match)")
+    return mates[0]
+
+
+def _opponents(c: EvalContext, p: int) -> tuple[int, ...]:
+    side, out = c.state.side_of, c.state.sitting_out
+    return tuple(q for q in range(c.state.num_players) if side[q] != side[p] and not out >> q & 1)
+
+
 def _upcard(c: EvalContext) -> int:
     card = c.state.upcard
     if card < 0:  # the ruleset deals one wherever the name is allowed (ruleset.py): a deal made by hand
@@ -140,6 +159,13 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
                      "the top discard would go into a spread at once, with cards in hand or onto a spread "
                      "on the table (false when the pile is empty)"),
     "seat": (NUM, lambda c, p: p, "the seat, 0 for the first listed player"),
+    "side": (NUM, lambda c, p: c.state.side_of[p], "the player's side, 0 for the first seat's side "
+             "(players.sides; partners share it)"),
+    "partner": (PLAYER, _partner, "the player's partner: the next player of their side to play after them "
+                "(players.sides)"),
+    "partners": (list_of(PLAYER), _partners, "the other players of the player's side (players.sides)"),
+    "opponents": (list_of(PLAYER), _opponents, "the players of the other sides, but those who folded "
+                  "(players.sides)"),
     "dealt_count": (NUM, lambda c, p: c.state.stats[p].dealt_count, "the count of the hand as dealt"),
     "spreads": (NUM, lambda c, p: c.state.stats[p].spreads, "spreads laid by the player this hand"),
     "spreads_this_turn": (NUM, lambda c, p: c.state.stats[p].spreads_this_turn, "spreads laid in the current turn"),
@@ -153,6 +179,10 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
     "payout": (NUM, lambda c, p: c.state.outcome().payouts[p] if c.state.outcome() is not None else 0,
                "the player's net gain in money this hand (0 until the hand ends)"),
 }
+
+
+# The names that read sides: a ruleset whose players play alone may not write them (ruleset.py).
+SIDE_NAMES = frozenset({"side", "partner", "partners", "opponents"})
 
 
 def _declared_count(c: EvalContext, p: int) -> int:

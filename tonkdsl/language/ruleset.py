@@ -14,7 +14,7 @@ from tonkdsl.language.cards import JOKER, RANKS_STANDARD, CardSyntaxError, Pack,
 from tonkdsl.language.diagnostics import Diagnostic, Path
 from tonkdsl.language.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
 from tonkdsl.language.merge import Doc
-from tonkdsl.language.names import holder_chooses, make_names
+from tonkdsl.language.names import SIDE_NAMES, holder_chooses, make_names
 
 MAX_PLAYERS = 12  # the schema's limit on players.max
 # The most cards one seat may be dealt: the schema's hand_size limit (12) plus one extra card.
@@ -242,6 +242,8 @@ class Ruleset:
     # The table's own words for what only happens at a physical table (a misdeal): (id, text),
     # printed in the rules sheet; the engine never reads them.
     table_customs: tuple[tuple[str, str], ...] = ()
+    # Partnerships (players.sides.size): how many players make a side; None: each plays alone.
+    side_size: int | None = None
     # What the interpreter builds from this ruleset on first use and keeps with it (the meld
     # rules of each pack: tonkdsl.interpreter.melds.table_for); not part of the ruleset's value.
     tables: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -253,6 +255,14 @@ class Ruleset:
             if num_players <= up_to:
                 return decks
         return self.decks[-1][1]
+
+    def sides_for(self, num_players: int) -> tuple[int, ...]:
+        """The side of each seat at a table of ``num_players``: partners sit apart, seat s on
+        side s mod the number of sides; without sides each player is a side of their own."""
+        if self.side_size is None:
+            return tuple(range(num_players))
+        count = max(1, num_players // self.side_size)
+        return tuple(s % count for s in range(num_players))
 
     def pack_for(self, num_players: int) -> Pack:
         """The pack dealt to ``num_players`` players."""
@@ -317,6 +327,14 @@ class _Builder:
                 self.problems.append(self.doc.diagnostic(
                     "upcard-missing", "this rule reads the upcard, but the ruleset turns no card up "
                     "(deal.upcard: false)", path, hint="set deal.upcard: true, or write the rule without 'upcard'"))
+                return None
+            side_names = compiled.names_used & SIDE_NAMES - set(self.counters)
+            if side_names and self.get(("players", "sides")) is None:
+                name = sorted(side_names)[0]
+                self.problems.append(self.doc.diagnostic(
+                    "sides-missing", f"this rule reads '{name}', but the players play alone (players.sides "
+                    "is not set)", path, hint="set players.sides: {size: 2} for partnerships, or write the "
+                    f"rule without '{name}'"))
                 return None
             if self.choices and subject is True and expect == BOOL and "count" in compiled.names_used:
                 compiled = replace(compiled, fn=holder_chooses(compiled.fn))
@@ -514,6 +532,7 @@ class _Builder:
                 "players-range", f"players.min ({fewest}) is above players.max ({most}): no table can play",
                 ("players", "min"), hint="make players.min at most players.max"))
         self.check_seat_cards()
+        self.check_sides()
         draw_from = self.get(("turn", "draw", "from")) or []
         if isinstance(draw_from, list) and draw_from and "stock" not in draw_from:
             self.problems.append(self.doc.diagnostic(
@@ -645,7 +664,23 @@ class _Builder:
             score_sheet=(d.get("scoring") or {}).get("sheet", "money"),
             lowest_score_wins=bool((d.get("scoring") or {}).get("lowest_wins", False)),
             session=session, data=d, decks=decks, packs=packs,
+            side_size=(d["players"].get("sides") or {}).get("size"),
         )
+
+    def check_sides(self) -> None:
+        """Every number of players the ruleset allows makes at least two whole sides."""
+        size = self.get(("players", "sides", "size"))
+        fewest, most = self.get(("players", "min")), self.get(("players", "max"))
+        if not (isinstance(size, int) and isinstance(fewest, int) and isinstance(most, int)):
+            return
+        bad = [n for n in range(fewest, most + 1) if n % size or n < 2 * size]
+        if bad:
+            fits = [n for n in range(2 * size, 13, size)]
+            self.problems.append(self.doc.diagnostic(
+                "sides-players", f"{bad[0]} players cannot play in sides of {size}: every number of players "
+                f"from players.min to players.max must make at least two whole sides", ("players", "sides", "size"),
+                hint=f"play with {' or '.join(map(str, fits[:3]))} players (players.min and players.max)"
+                if fits else "make the sides smaller"))
 
 
 # The pot as one side of a transfer: a set holding the pot's seat number.

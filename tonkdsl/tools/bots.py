@@ -122,18 +122,27 @@ def drop_value(view: View, rng: Rng, samples: int) -> float:
     (:func:`hand_value`: money, or points on a score sheet)."""
     rs = view.ruleset
     points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
-    return sum(hand_value(out, view.seat, points, lowest_wins)
+    return sum(hand_value(out, view.seat, points, lowest_wins, view.sides)
                for out in drop_outcomes(view, rng, samples)) / samples
 
 
-def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool) -> float:
+def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool,
+               sides: Sequence[int] | None = None) -> float:
     """What a finished hand is worth to ``seat``: its money, or on a score sheet its score
-    against the others' average (negated where the lowest score wins)."""
+    against the others' average (negated where the lowest score wins). With ``sides`` (each
+    seat's side, View.sides) a seat plays for its side: the side's money, its score against
+    the other sides' average."""
+    values = outcome.scores if points and outcome.scores else outcome.payouts
+    if sides is not None and len(set(sides)) < len(sides):
+        by_side: dict[int, int] = {}
+        for i, v in enumerate(values):
+            by_side[sides[i]] = by_side.get(sides[i], 0) + v
+        values, seat = tuple(by_side.values()), list(by_side).index(sides[seat])
     if points and outcome.scores:
-        others = [s for i, s in enumerate(outcome.scores) if i != seat]
-        relative = outcome.scores[seat] - (sum(others) / len(others) if others else 0)
+        others = [s for i, s in enumerate(values) if i != seat]
+        relative = values[seat] - (sum(others) / len(others) if others else 0)
         return -relative if lowest_wins else relative
-    return float(outcome.payouts[seat])
+    return float(values[seat])
 
 
 def drop_outcomes(view: View, rng: Rng, samples: int) -> Iterator[Outcome]:

@@ -187,7 +187,7 @@ class StrongBot:
                 rollouts += 1
                 outcome = sim.outcome()
                 assert outcome is not None  # play_out returns at the end of the hand
-                values[i][w] = hand_value(outcome, view.seat, points, lowest_wins)
+                values[i][w] = hand_value(outcome, view.seat, points, lowest_wins, view.sides)
         choice = _clear_gain(values, habit, [i for i in plays if i != habit], per_action)
         if drops:
             drop = max(drops, key=lambda i: sum(values[i]))

@@ -190,6 +190,9 @@ def _said(path: tuple[Any, ...], v: Any, stake: int) -> str:
     amount (": the player has laid ..."), else as written (" = 3")."""
     if path and path[-1] in (*_CONDITION_KEYS, "winners", "from", "to") and isinstance(v, (str, bool)):
         return ": " + words(str(v).lower() if isinstance(v, bool) else v)
+    if path == ("players", "sides") and isinstance(v, dict) and isinstance(v.get("size"), int):
+        return (f": the players play in sides of {v['size']}, partners sitting apart; partners never pay "
+                "each other, and a side keeps one total")
     if path and path[-1] in ("pays", "amount", "points") and isinstance(v, (str, int)):
         return ": " + amount(str(v), stake)
     return " = " + _show(v)

@@ -44,6 +44,17 @@ class Section:
     lines: list[str] = field(default_factory=list)  # paragraphs; a leading "- " makes a bullet
 
 
+def _sides(size: int, fewest: int, most: int) -> str:
+    """Partnerships in words: who sits with whom, and what a side shares."""
+    seats = []
+    for n in range(fewest, most + 1, size):
+        count = n // size
+        groups = [" and ".join(str(s + 1) for s in range(side, n, count)) for side in range(count)]
+        seats.append(f"with {n} players, seats {'; '.join(groups)}")
+    return (f"The players play in sides of {size}, partners sitting apart ({'; '.join(seats)}). "
+            "Partners never pay each other; a side keeps one total, and wins or goes out of a match together.")
+
+
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
@@ -229,7 +240,10 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     pack = rs.pack
     out: list[Section] = []
     intro = Section(rs.name, [rs.description] if rs.description else [])
-    intro.lines.append(f"For {rs.players_min} to {rs.players_max} players. Amounts below are for a stake of {stake}.")
+    many = (f"{rs.players_min} to {rs.players_max}" if rs.players_min < rs.players_max else str(rs.players_min))
+    intro.lines.append(f"For {many} players. Amounts below are for a stake of {stake}.")
+    if rs.side_size is not None:
+        intro.lines.append(_sides(rs.side_size, rs.players_min, rs.players_max))
     out.append(intro)
 
     ranks = list(dict.fromkeys(r for r in pack.ranks if r != JOKER))

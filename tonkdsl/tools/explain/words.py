@@ -73,6 +73,7 @@ class Set:
     held: Cards | None = None
     fixed: str | None = None      # a list of named players: "the player and the dealer"
     fixed_plural: bool = False
+    poss: str = ""                # whose they are, said before them: "your" opponents, "the dropper's"
 
     def _rels(self, many: bool) -> str:
         rels = self.rel_many if many else self.rel_one
@@ -91,6 +92,8 @@ class Set:
         """All of them together: "the other players", "the cards in hand that are jokers"."""
         if self.fixed is not None:
             return self.fixed + self._cond()
+        if self.poss and not self.rel_many:
+            return f"{self.poss} {self.many}{self._cond()}"
         return f"the {self.many}{self.qual}{self._rels(True)}{self._cond()}"
 
     def bare(self, n_one: bool) -> str:
@@ -102,6 +105,8 @@ class Set:
         """An attribute of each: "the other players' counts", "the counts of the players whose ..."."""
         if self.fixed is None and not self.qual and not self.rel_many and not self.cond:
             return f"the {self.many}' {many}"
+        if self.fixed is None and self.poss and not self.rel_many and not self.cond:
+            return f"{self.poss} {self.many}' {many}"
         return f"the {many} of {self.the()}"
 
 
@@ -117,6 +122,23 @@ _PLAYER_SETS = {"players": ("player", "players", ""), "others": ("other player",
                 "lowest": ("player", "players", " with the lowest count"),
                 "winners": ("winner", "winners", " of the hand"),
                 "folded": ("player", "players", " who folded")}
+# A player's own sets of players (players.sides): one, several.
+_SIDE_SETS = {"partners": ("partner", "partners"), "opponents": ("opponent", "opponents")}
+
+
+def _side_set(name: str, who: Player) -> Set:
+    """"every opponent of the dropper", "the partners of yours"."""
+    one, many = _SIDE_SETS[name]
+    whose = {"you": "yours", "they": "theirs"}.get(who.text)
+    return Set(one, many, f" of {whose or who.text}", poss=who.poss)
+
+
+def _partner_of(who: Player) -> Player:
+    if who.poss:
+        return Player(f"{who.poss} partner", f"{who.poss} partner's")
+    return Player(f"the partner of {who.text}", "")
+
+
 # Numbers the table has: the noun, or a quantity of things (holder, verb one/several, unit, tail).
 _NUMS = {"pot": "the pot", "stake": "the stake", "min_count": "the lowest count", "turn": "the turn number",
          "round": "the round number"}
@@ -135,7 +157,7 @@ _ATTRS = {"count": ("count", "counts"), "dealt_count": ("count as dealt", "count
           "deadwood_count": ("deadwood count", "deadwood counts"), "low_count": ("lowest total", "lowest totals"),
           "high_count": ("highest total", "highest totals"), "totals": ("possible totals", "possible totals"),
           "total": ("total so far", "totals so far"), "payout": ("payout this hand", "payouts this hand"),
-          "seat": ("seat", "seats"), "rank": ("rank", "ranks"), "suit": ("suit", "suits"),
+          "seat": ("seat", "seats"), "side": ("side", "sides"), "rank": ("rank", "ranks"), "suit": ("suit", "suits"),
           "value": ("value", "values")}
 # A player's numbers that count things: verb (one, several), negated verb, unit (one, several), tail.
 _QUANTITIES = {"cards": (("holds", "hold"), ("does not hold", "do not hold"), ("card", "cards"), ""),
@@ -347,6 +369,11 @@ class _Reader:
                 return Player(self.subject.text, self.subject.poss)  # the player addressed is the actor
             if n in _ROLE:
                 return _ROLE[n]
+        if d == "name" and str(t.children[0]) == "partner" and self.subject is not None:
+            return _partner_of(self.subject)
+        if d == "attr" and str(t.children[1]) == "partner":
+            who = self.player(t.children[0])
+            return _partner_of(who) if who is not None else None
         if d == "list" and len(t.children) == 1:
             return self.player(t.children[0])
         if d == "call" and str(t.children[0]) == "nearest_left" and len(t.children) == 2:
@@ -368,12 +395,17 @@ class _Reader:
             if n in _PLAYER_SETS:
                 one, many, qual = _PLAYER_SETS[n]
                 return Set(one, many, qual)
+            if n in _SIDE_SETS and self.subject is not None:
+                return _side_set(n, self.subject)
             if n == "hand":
                 return self._hand(self.subject)
             if n == "spread":
                 return Set("card", "cards", " of the spread", card=True,
                            held=Cards("the spread", "holds", "does not hold"))
             return None
+        if d == "attr" and str(c[1]) in _SIDE_SETS:
+            who = self.player(c[0])
+            return _side_set(str(c[1]), who) if who is not None else None
         if d == "attr" and str(c[1]) == "hand":
             who = self.player(c[0])
             return self._hand(who) if who is not None else None

@@ -33,6 +33,7 @@ locations of every line involved.
 | condition-always | warning | a condition every state meets |
 | amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
 | set-always-empty | warning | winners, payers or payees that are always nobody |
+| payout-never-pays | warning | a payout or bonus no payer of whose 'from' may pay a payee of its 'to' (partners, oneself) |
 | winner-unpaid | warning | an ending with winners and no payout or score, or a winner no payout pays |
 | winners-may-be-empty | warning | an ending that can end with nobody winning it (lint/relations.py) |
 | rule-shadowed | warning | a deal.next_dealer rule that earlier rules always take first |
@@ -43,7 +44,7 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from tonkdsl.interpreter.asking import KINDS
 from tonkdsl.interpreter.engine import RulesetError, State, first_player, hand_sizes
@@ -95,6 +96,7 @@ CODES = {
     "condition-always": "A condition every state meets",
     "amount-not-positive": "An amount that is never positive, or can go below zero",
     "set-always-empty": "Winners, payers or payees that are always nobody",
+    "payout-never-pays": "A payout whose payers may never pay its payees",
     "winner-unpaid": "An ending whose winners receive nothing",
     "winners-may-be-empty": "An ending that can end with no winner",
     "rule-shadowed": "A rule that earlier rules always take first",
@@ -728,8 +730,10 @@ class _Linter:
         if path[-1] != "amount" or not isinstance(node, dict) or "from" not in node:
             return None
         applies = self.asker.amount(path, node, "1", ">")
+        if applies is not None and not applies.possible:
+            self._never_pays(path[:-1], node, applies)
         if applies is None or not applies.possible:
-            return None  # the payout never applies: set-always-empty or condition-never says why
+            return None  # the payout never applies: said by set-always-empty, condition-never or _never_pays
         above = self.asker.amount(path, node, source, ">")
         below = self.asker.amount(path, node, source, "<")
         if above is None or below is None:
@@ -741,6 +745,24 @@ class _Linter:
         if below.possible:
             return Num(-1, 1), f"for example {below.example}" if below.example else ""
         return Num(0, 1), ""
+
+    def _never_pays(self, path: Path, node: Mapping[str, Any], proof: Verdict) -> None:
+        """A payout or bonus whose sets can each hold someone, and whose 'when' can hold, but
+        never together with a payer who may pay a payee: partners (players.sides), or the same
+        player on both sides. (An empty set or a condition that never holds is said by its own
+        check.)"""
+        for key in ("from", "to"):
+            source = str(node.get(key, ""))
+            got = source.strip() == "pot" or self.asker.nonempty(path + (key,), source)
+            if got is None or (got is not True and not got.possible):
+                return
+        if isinstance(node.get("when"), str):
+            when = self.asker.condition(path + ("when",), node["when"])
+            if when is None or not when[0].possible:
+                return
+        self.add("payout-never-pays", "warning", f"'{node.get('id')}' never pays: no player of '{node['from']}' "
+                 f"may pay a player of '{node['to']}': {_reason(proof, path)}", path + ("from",), path + ("to",),
+                 hint="partners never pay each other and nobody pays themself: name players of other sides")
 
     def winners_by_relations(self) -> None:
         """Endings that can end with no winner, and winners no payout pays, decided by the solver

@@ -128,7 +128,7 @@ class Asker:
                 table = self.tables.get((key, n))
                 if table is None:  # one table per moment and size: its facts are built once
                     table = self.tables[key, n] = Table(n, self.ranges, moment(self.rs, path, self.listed),
-                                                        self.counters, self.choices)
+                                                        self.counters, self.choices, self.rs.sides_for(n))
                 got = table.ask(build(table), about)
             except (Unknown, z3.Z3Exception):  # a name the model does not follow: undecided
                 return None
@@ -202,7 +202,7 @@ class Asker:
                 parts = [z3.Or([z3.And(w == s, m) for s, m in enumerate(win)])]
                 if pays:
                     parts.append(z3.Or([z3.And(w == s, m) for s, m in enumerate(pay)]))
-                    parts.append(z3.Or([z3.And(w != s, m) for s, m in enumerate(get)]))
+                    parts.append(z3.Or([z3.And(t.apart(w, s), m) for s, m in enumerate(get)]))
                 else:
                     parts.append(z3.Not(z3.Or([z3.And(w == s, m) for s, m in enumerate(pay)])))
                 if when is not None:

@@ -35,6 +35,7 @@ from tonkdsl.tools.lint.spreads import Spreads, TooManySpreads
 _PLAYER_NUMBERS = {"count", "low_count", "high_count", "dealt_count", "deadwood_count", "cards", "turns", "hits",
                    "spreads", "spreads_this_turn", "total", "payout"}
 _PLAYER_BOOLS = {"deal_win", "out_by_spread"}
+_SIDE_SETS = ("partners", "opponents")  # a player's sets of players (players.sides)
 _GLOBAL_NUMBERS = {"stake", "stock", "discards", "turn", "round", "spreads_on_table", "pot"}
 
 
@@ -63,8 +64,10 @@ class Table:
     """One symbolic table of ``n`` seats at one moment."""
 
     def __init__(self, n: int, ranges: Mapping[str, Abs], moment: Moment, counters: Iterable[str] = (),
-                 choices: bool = False) -> None:
+                 choices: bool = False, sides: Sequence[int] | None = None) -> None:
         self.n, self.ranges, self.moment = n, ranges, moment
+        # Each seat's side (players.sides): partners, opponents and sides are known seats.
+        self.sides = tuple(sides) if sides is not None else tuple(range(n))
         self.counters = set(counters)
         self.choices = choices  # card values the holder chooses: 'count' is not one number
         self.solver = z3.Solver()
@@ -82,6 +85,9 @@ class Table:
             self.seats[role] = self.seat_var(role)
         for role, same in moment.roles.items():
             self.seats[role] = self.seats[same]
+        if len(set(self.sides)) < n:  # the engine makes no payment between partners (outcome.partners)
+            self.fact(self.apart(self.seats["payer"], self.seats["payee"]),
+                      "partners never pay each other (players.sides)")
         if moment.empty_hand:
             for name in ("count", "low_count", "high_count", "deadwood_count", "cards"):
                 self.fact(self.player(name, 0) == 0, "whoever goes out holds no card (count 0)")
@@ -121,6 +127,10 @@ class Table:
     def player(self, name: str, seat: int) -> z3.ArithRef | z3.BoolRef:
         if name == "seat":
             return z3.IntVal(seat)
+        if name == "side":
+            return z3.IntVal(self.sides[seat])
+        if name == "partner":
+            return z3.IntVal(self.partner_of(seat))
         if name == "is_dealer":
             return self.seats["dealer"] == seat
         if name in ("count", "high_count", "low_count") and self.choices:
@@ -145,6 +155,34 @@ class Table:
         for s in range(self.n - 2, -1, -1):
             out = z3.If(seat == s, self.player(name, s), out)
         return out
+
+    def apart(self, a: z3.ArithRef, b: z3.ArithRef | int) -> z3.BoolRef:
+        """The seats ``a`` and ``b`` are on different sides (two seats, without sides)."""
+        b = z3.IntVal(b) if isinstance(b, int) else b
+        side = self.sides
+        if len(set(side)) == self.n:
+            return a != b
+        return z3.Or([z3.And(a == s, b == k) for s in range(self.n) for k in range(self.n) if side[s] != side[k]])
+
+    def partner_of(self, seat: int) -> int:
+        """The next player of ``seat``'s side in play order (names.py's 'partner')."""
+        side, n = self.sides, self.n
+        for i in range(1, n):
+            if side[(seat + i) % n] == side[seat]:
+                return (seat + i) % n
+        raise Unknown("partner")  # nobody on the side: the engine stops the hand
+
+    def side_members(self, name: str, seat: z3.ArithRef) -> list[Any]:
+        """'partners' or 'opponents' of the player at ``seat``: one formula per seat."""
+        side = self.sides
+
+        def holds(k: int, s: int) -> bool:
+            return side[s] != side[k] if name == "opponents" else s != k and side[s] == side[k]
+        if z3.is_int_value(seat):
+            k = seat.as_long()
+            return [z3.BoolVal(holds(k, s)) for s in range(self.n)]
+        return [z3.Or([seat == k for k in range(self.n) if holds(k, s)] or [z3.BoolVal(False)])
+                for s in range(self.n)]
 
     def glob(self, name: str) -> Any:
         if name == "num_players":
@@ -263,6 +301,8 @@ class Table:
                 return [self.player("count", s) == low for s in range(self.n)]
             if name == "winners" and self.moment.winners is not None:
                 return self.set_of(self.moment.winners)
+            if name in _SIDE_SETS and name not in self.counters:
+                return self.side_members(name, z3.IntVal(item) if item is not None else subject)
             if name in PLAYER_ATTRS or name in self.counters:
                 return self.player(name, item) if item is not None else self.at(name, subject)
             if name in GLOBALS:
@@ -274,6 +314,8 @@ class Table:
             if isinstance(base, list):
                 return ("values", [(m, self.player(attr, s)) for s, m in enumerate(base)])
             if isinstance(base, z3.ArithRef) and not isinstance(base, z3.BoolRef):
+                if attr in _SIDE_SETS and attr not in self.counters:
+                    return self.side_members(attr, base)
                 return self.at(attr, base)
             raise Unknown(attr)
         if kind == "where":
