@@ -272,3 +272,13 @@ def test_ctrl_c_says_where_the_game_is_saved(tmp_path: Path, monkeypatch: Any) -
     assert res.exit_code == 130
     assert f"Stopped: the game is saved in {save}: continue it with tonk play --resume {save}." in res.output
     assert save.exists()
+
+
+def test_the_tables_word_for_a_drop_is_shown_and_understood() -> None:
+    from tonkdsl.tools.screen import Screen
+
+    legal = [A.Drop(), A.DrawStock()]
+    assert Screen.menu(legal, "knock") == "  [1] drop (knock)   [2] draw stock"
+    assert Screen.menu(legal) == "  [1] drop   [2] draw stock"
+    assert parse_input("knock", legal, "knock") == A.Drop() == parse_input("Knock", legal, "knock")
+    assert parse_input("go down", legal, "go down") == A.Drop()

@@ -453,3 +453,100 @@ def test_the_last_hand_ends_in_final_standings_and_a_second_click_deals_once() -
     assert room.log[-1].startswith("The game is over: ") and room.log[-1].endswith(("wins.", "win.", "nobody wins."))
     with pytest.raises(Refused, match="the game is over"):
         room.act(ann, "next hand")
+
+
+def _play_to_end(room: Room, seat: Any) -> None:
+    """The person plays the first legal action each turn, the bots theirs, to the hand's end."""
+    while not room.game.state.is_terminal():  # type: ignore[union-attr]
+        if room.bot_to_play():
+            room.bot_step()
+        else:
+            room.act(seat, str(room.game.state.legal_actions()[0]))  # type: ignore[union-attr]
+
+
+def test_the_end_of_a_hand_shows_every_hand_and_each_payment_with_its_rule() -> None:
+    room = _room(seats=2, bots=("greedy",), seed=12, hands=2)
+    ann = room.join(room.code, None)
+    _play_to_end(room, ann)
+    state = room.game.state
+    assert state is not None
+    over = room.snapshot(ann)["over"]
+    names = room.game.hand_names()
+    assert {n: sorted(h) for n, h in over["hands"].items()} == {
+        names[s]: sorted(state.pack.names[c] for c in h) for s, h in enumerate(state.hands)}
+    out = state.outcome()
+    assert out is not None and len(over["payments"]) == len(out.payments)
+    for p, q in zip(over["payments"], out.payments):
+        assert (p["payer"], p["payee"], p["amount"], p["rule"]) == (names[q.payer], names[q.payee], q.amount, q.rule)
+    # The same end is kept for the final standings, hands and payments included.
+    room.act(ann, "next hand 1")
+    _play_to_end(room, ann)
+    room.act(ann, "next hand 2")
+    assert room.snapshot(ann)["last_over"]["hands"]
+
+
+def test_a_rematch_deals_a_new_game_at_the_same_link_and_seats() -> None:
+    room = _room(seats=2, bots=("greedy",), seed=12, hands=1)
+    ann = room.join(room.code, None)
+    with pytest.raises(Refused, match="a rematch starts once the game is over"):
+        room.act(ann, "rematch")
+    _play_to_end(room, ann)
+    room.act(ann, "next hand 1")
+    seen = room.snapshot(ann)
+    assert seen["game_over"] and seen["can_rematch"] and not room.snapshot(None)["can_rematch"]
+    old_seed, table, token = room.game.seed, room.table_id, ann.token
+    room.act(ann, "rematch")
+    assert room.game.seed != old_seed and room.game.session.index == 0 and room.game.state is not None
+    assert (room.table_id, room.join(None, token)) == (table, ann)
+    assert room.log[0] == "Rematch: a new game at the same table." and room.snapshot(ann)["hand"]
+
+
+def test_the_card_drawn_and_the_last_move_are_marked() -> None:
+    room = _room(seats=2, seed=4)
+    a, b = room.join(room.code, None), room.join(room.code, None)
+    state = room.game.state
+    assert state is not None
+    mover, other = (a, b) if room.game.hand_names()[state.current_player()] == a.name else (b, a)
+    room.act(mover, "draw stock")
+    local = room.game.hand_names().index(mover.name)
+    drawn = state.pack.names[state.hands[local][-1]]
+    mine, theirs = room.snapshot(mover), room.snapshot(other)
+    assert mine["drawn"] == drawn and "drawn" not in theirs  # the drawn card is the drawer's secret
+    assert theirs["last_move"] == {"name": mover.name, "action": "draw stock"}
+    card = next(str(x) for x in state.legal_actions() if str(x).startswith("discard"))
+    room.act(mover, card)
+    assert room.snapshot(other)["last_move"] == {"name": mover.name, "action": card, "discard": True}
+    assert "drawn" not in room.snapshot(mover)
+
+
+def test_the_tables_own_words_the_knock_the_last_round_and_how_points_are_won() -> None:
+    room = _room("hoyle-tunk", seats=2, bots=("greedy",), seed=2)
+    ann = room.join(room.code, None)
+    seen = room.snapshot(ann)
+    assert seen["words"] == {"drop": "knock"} and seen["points"]
+    assert seen["scoring"] == "lowest total wins; a player is out when their total so far is at least 100"
+    state = room.game.state
+    assert state is not None
+    here = room.local_seat(ann)
+    assert here is not None
+    melds = state.melds
+    assert seen["unmatched"] == sum(melds.value[c] for c in melds.deadwood(state.hands[here]))
+    # Ann knocks when the rules let her: typed as the table says it, and the others are told.
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        if room.bot_to_play():
+            room.bot_step()
+            continue
+        legal = [str(x) for x in state.legal_actions()]
+        if "drop" in legal:
+            room.act(ann, "knock")  # hoyle-tunk knocks before the discard: the discard completes it
+            assert room.snapshot(ann)["last_move"]["action"] == "knock"
+            room.act(ann, next(str(x) for x in state.legal_actions() if str(x).startswith("discard")))
+            assert not state.is_terminal()  # every other player has a last turn
+            notice = "Player1 chose to knock: every other player has one last turn."
+            assert room.snapshot(ann)["notice"] == notice and room.log.count(notice) == 1
+            break
+        room.act(ann, legal[0])
+    else:
+        raise AssertionError("no knock was offered")

@@ -186,6 +186,10 @@ def test_two_friends_and_a_bot_play_a_session_to_its_final_standings(browser: An
         for number in (1, 2):
             _play_until(pages, "!document.querySelector('#over').hidden")
             pages[0].wait_for_selector("#next-hand")
+            # Every hand is shown at the end, with each payment and the rule that made it.
+            pages[1].wait_for_selector("#reveal:not([hidden])")
+            text = pages[1].text_content("#reveal") or ""
+            assert text.startswith("Every hand") and all(n in text for n in ("Ann", "Bob", "Greedy1"))
             label = pages[0].text_content("#next-hand")
             assert label == ("See the final standings" if number == 2 else "Next hand")
             pages[0].click("#next-hand")
@@ -200,6 +204,10 @@ def test_two_friends_and_a_bot_play_a_session_to_its_final_standings(browser: An
             assert text.startswith(f"Final standings: {' and '.join(winners)} won")
             assert (page.text_content("#status") or "").startswith("The game is over")
         pages[0].screenshot(path=str(ARTIFACTS / "serve-final-standings.png"), full_page=True)
+        pages[1].click("#rematch-btn")  # the same friends, a new game at the same link
+        for page in pages:
+            page.wait_for_function("document.querySelector('#hand-number').textContent.startsWith('Hand 1') "
+                                   "&& document.querySelectorAll('#hand .card').length > 0")
 
 
 def test_a_friend_who_leaves_on_their_turn_is_played_for_and_takes_the_seat_back_elsewhere(browser: Any) -> None:
@@ -265,3 +273,81 @@ def test_a_server_killed_and_resumed_keeps_every_seat_and_link(browser: Any, tmp
             page.wait_for_function("n => document.querySelectorAll('#hand .card').length === n",
                                    arg=len(state.hands[local]))
             assert sorted(_my_hand(page)) == sorted(state.pack.names[c] for c in state.hands[local])
+
+
+def test_a_person_eats_a_discard_at_a_table_with_eating(browser: Any) -> None:
+    game = make_game(str(ROOT / "tests" / "variations" / "x15-eating.yaml"), seats=2, bots=("greedy",),
+                     names=("Ann",), stake=1, hands=None, seed=0, save=None, resume=None)
+    room = Room(game)
+    with Server(room) as server:
+        page = browser.new_context().new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        for _ in range(200):
+            page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0 "
+                                   "|| !document.querySelector('#over').hidden")
+            eat = page.locator('#actions button[data-action="eat"]')
+            if eat.count():
+                assert page.locator('#actions button[data-action="pass"]').count() == 1
+                before = len(_my_hand(page))
+                eat.click()
+                page.wait_for_function("document.querySelector('#log').textContent.includes('Ann: eat')")
+                page.wait_for_function("n => document.querySelectorAll('#hand .card').length === n + 1", arg=before)
+                page.screenshot(path=str(ARTIFACTS / "serve-eat.png"), full_page=True)
+                return
+            assert not page.locator("#over").is_visible(), "the hand ended before Ann could eat"
+            before_log = page.text_content("#log")
+            _play_my_turn(page)
+            page.wait_for_function("b => document.querySelector('#log').textContent !== b", arg=before_log)
+        raise AssertionError("Ann was never offered a discard to eat")
+
+
+def test_the_hand_is_sorted_the_drawn_card_marked_and_a_tap_on_a_pile_draws(browser: Any) -> None:
+    room = _room(1, ("greedy",), seed=21)
+    with Server(room) as server:
+        page = browser.new_context().new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        # A tap on the discard pile takes its top card, which is then marked as drawn.
+        page.wait_for_selector("#discard .card.can-draw")
+        top = page.get_attribute("#discard .card", "data-card")
+        page.click("#discard .card")
+        page.wait_for_selector("#hand .card.drawn")
+        assert page.get_attribute("#hand .card.drawn", "data-card") == top
+        assert page.get_attribute("#hand .card.drawn", "aria-label").endswith(", just drawn")
+        assert page.text_content("#last-move") == "Last move: Player1: draw discard"
+        # A refused move (the card taken may not be discarded at once) leaves it selected, and shown so.
+        page.click(f'#hand .card[data-card="{top}"]')
+        page.click("#discard-btn")
+        page.wait_for_function("document.querySelector('#message').textContent.startsWith('not possible')")
+        assert "selected" in (page.get_attribute(f'#hand .card[data-card="{top}"]', "class") or "")
+        assert page.get_attribute(f'#hand .card[data-card="{top}"]', "aria-pressed") == "true"
+        page.screenshot(path=str(ARTIFACTS / "serve-refused-move.png"), full_page=True)
+        page.click(f'#hand .card[data-card="{top}"]')
+        other = next(c for c in _my_hand(page) if c != top)
+        page.click(f'#hand .card[data-card="{other}"]')
+        before = page.text_content("#log")
+        page.click("#discard-btn")
+        page.wait_for_function("b => document.querySelector('#log').textContent !== b", arg=before)
+        assert page.locator("#hand .card.drawn").count() == 0  # the turn is over
+        # Next turn: a tap on the stock draws.
+        page.wait_for_selector("#stock-card.can-draw", timeout=10000)
+        page.click("#stock-card")
+        page.wait_for_selector("#hand .card.drawn")
+        state = room.game.state
+        assert state is not None
+        drawn = page.get_attribute("#hand .card.drawn", "data-card")
+        assert drawn == state.pack.names[state.hands[room.game.hand_names().index("Player1")][-1]]
+        ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+        hand = _my_hand(page)
+        assert hand == sorted(hand, key=lambda c: (ranks.index(c[:-1]), "CDHS".index(c[-1])))
+        page.click("#sort-btn")
+        hand = _my_hand(page)
+        assert hand == sorted(hand, key=lambda c: ("CDHS".index(c[-1]), ranks.index(c[:-1])))
+        # Cards are reached and chosen by keyboard too.
+        page.focus("#hand .card >> nth=0")
+        page.keyboard.press("Enter")
+        assert page.get_attribute("#hand .card >> nth=0", "aria-pressed") == "true"
+        page.keyboard.press(" ")
+        assert page.get_attribute("#hand .card >> nth=0", "aria-pressed") == "false"
+        page.screenshot(path=str(ARTIFACTS / "serve-drawn-card.png"), full_page=True)

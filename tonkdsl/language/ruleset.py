@@ -244,6 +244,7 @@ class Ruleset:
     table_customs: tuple[tuple[str, str], ...] = ()
     # Partnerships (players.sides.size): how many players make a side; None: each plays alone.
     side_size: int | None = None
+    drop_called: str = "drop"  # what the table calls a drop (turn.drop.called): words only
     # What the interpreter builds from this ruleset on first use and keeps with it (the meld
     # rules of each pack: tonkdsl.interpreter.melds.table_for); not part of the ruleset's value.
     tables: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -664,7 +665,7 @@ class _Builder:
             score_sheet=(d.get("scoring") or {}).get("sheet", "money"),
             lowest_score_wins=bool((d.get("scoring") or {}).get("lowest_wins", False)),
             session=session, data=d, decks=decks, packs=packs,
-            side_size=(d["players"].get("sides") or {}).get("size"),
+            side_size=(d["players"].get("sides") or {}).get("size"), drop_called=turn["drop"].get("called", "drop"),
         )
 
     def check_sides(self) -> None:

@@ -275,6 +275,7 @@ class Player:
     def __init__(self, game: Game, screen: Screen, read: Reader, *, pause: bool = False) -> None:
         self.game, self.screen, self.read = game, screen, read
         self.pause = pause  # at a terminal: the end of a hand stays on screen until Enter
+        self._knock_said: tuple[int, int | None] | None = None  # (hand, knocker) whose last round was said
 
     def run(self) -> int:
         g = self.game
@@ -309,10 +310,19 @@ class Player:
                 action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
                 g.apply(seat, action)
                 self.screen.say(f"{g.hand_names()[seat]}: {action}")
+                self.announce_last_round(state)
                 continue
             if not self.human_turn(state, seat):
                 self.screen.say("Game saved." if g.save_path else "Bye.")
                 return 0
+
+    def announce_last_round(self, state: State) -> None:
+        """Say once, when a drop with a last round is made, that the others have one last turn."""
+        notice = last_round_notice(state, self.game.hand_names())
+        said = (self.game.session.index, state.knocker)
+        if notice and said != self._knock_said:
+            self._knock_said = said
+            self.screen.say(notice, "bold")
 
     def human_turn(self, state: State, seat: int) -> bool:
         g = self.game
@@ -342,14 +352,15 @@ class Player:
                 self.screen.say(f"The {STRONGEST} bot would play: {hint}")
                 continue
             if word in ("menu", "m"):
-                self.screen.say("  " + "   ".join(f"[{i}] {a}" for i, a in enumerate(legal, 1)))
+                self.screen.say(self.screen.menu(legal, g.ruleset.drop_called))
                 continue
             try:
-                action = parse_input(text, legal)
+                action = parse_input(text, legal, g.ruleset.drop_called)
                 g.apply(seat, action)
             except (A.ActionSyntaxError, IllegalAction) as exc:
                 self.screen.say(f"Not possible: {exc}. Type 'help' for the actions, or a number from the menu.")
                 continue
+            self.announce_last_round(state)
             return True
 
     def show_end(self, state: State) -> None:
@@ -377,9 +388,24 @@ class Player:
         return 0
 
 
-def parse_input(text: str, legal: Sequence[A.Action]) -> A.Action:
-    """A menu number, a short form, a bare card (a discard) or a full action."""
+def last_round_notice(state: State, names: Sequence[str]) -> str | None:
+    """After a drop with a last round (turn.drop.last_round), in the table's words: "Ann chose
+    to knock: every other player has one last turn." None when no last round is on."""
+    knocker = state.knocker
+    if knocker is None or state.is_terminal():
+        return None
+    rs = state.ruleset
+    who = ("every other player has" if rs.last_round >= state.num_players - 1
+           else f"the next {rs.last_round} player{'s' if rs.last_round > 1 else ''} {'have' if rs.last_round > 1 else 'has'}")
+    return f"{names[knocker]} chose to {rs.drop_called}: {who} one last turn."
+
+
+def parse_input(text: str, legal: Sequence[A.Action], called: str = "drop") -> A.Action:
+    """A menu number, a short form, a bare card (a discard), the table's word for a drop
+    (``called``: turn.drop.called, "knock") or a full action."""
     words = text.split()
+    if " ".join(words).lower() == called:
+        return A.Drop()
     if text.isdigit():
         n = int(text)
         if not 1 <= n <= len(legal):

@@ -80,7 +80,13 @@ class Screen:
             self.say("  " + ", ".join(f"{k}: {v}" for k, v in waits.items()))
         hand = self.cards(in_hand_order(view.hand_names, pack))
         self.say(f"Your hand: {hand}   (count {' or '.join(map(str, view.totals))})", "bold green")
-        self.say("  " + "   ".join(f"[{i}] {a}" for i, a in enumerate(legal, 1)))
+        self.say(self.menu(legal, view.ruleset.drop_called))
+
+    @staticmethod
+    def menu(legal: Sequence[A.Action], called: str = "drop") -> str:
+        """The numbered choices; a drop says the table's own word for it ("drop (knock)")."""
+        word = f" ({called})" if called != "drop" else ""
+        return "  " + "   ".join(f"[{i}] {a}{word if type(a) is A.Drop else ''}" for i, a in enumerate(legal, 1))
 
     def show_end(self, outcome: Outcome, names: Sequence[str], hands: Sequence[Sequence[str]]) -> None:
         self.say("")

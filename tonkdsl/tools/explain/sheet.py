@@ -316,6 +316,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     when = " or ".join(moments[m] for m in at) + ("," if len(at) > 1 else "")
     lay = " You first lay the spreads of your best arrangement; what is left is your count." if rs.drop_lays_spreads else ""
     drop_lines = [f"{_cap(when)} you may drop{drop_when}: you show your hand and claim the lowest count.{lay}"]
+    if rs.drop_called != "drop":
+        drop_lines.append(f"This table calls the drop \"{rs.drop_called}\".")
     if rs.last_round:
         who = "every other player" if rs.last_round >= 99 else f"each of the next {_plural(rs.last_round, 'player')}"
         drop_lines.append(f"After a drop, {who} has one more turn (no one else may drop), in which they may lay "

@@ -22,7 +22,10 @@ from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.interpreter.view import observation
 from tonkdsl.tools.bots import policy
-from tonkdsl.tools.play import HUMAN, Game, parse_input
+from tonkdsl.tools.explain.words import words
+from tonkdsl.tools.screen import in_hand_order
+from tonkdsl.language.rng import derive_seed
+from tonkdsl.tools.play import HUMAN, Game, last_round_notice, new_table, parse_input
 
 LOG_LINES = 14  # public lines kept for the page
 STAND_IN = "greedy"  # the bot that plays the seat of a person whose time ran out, until they return
@@ -63,7 +66,13 @@ class Room:
     away: set[int] = field(default_factory=set)  # seats the stand-in plays until their person acts
     turn_started: float = field(default_factory=time.monotonic)
     last_over: dict[str, Any] | None = None  # the last hand's end, kept for the final standings
+    # The last action of the hand, for the page to mark it: who, the action, what it touched.
+    last_move: dict[str, Any] | None = None
+    # The card a person last drew, shown marked to them alone while it is still their turn:
+    # (session seat, hand index, turn number, card name).
+    drawn: tuple[int, int, int, str] | None = None
     _last_hand_memo: tuple[int, bool] | None = None
+    _knock_said: tuple[int, int | None] | None = None  # (hand, knocker) whose last round was announced
 
     def __post_init__(self) -> None:
         g = self.game
@@ -158,6 +167,7 @@ class Room:
         state = g.start_hand()
         dealer = g.hand_names()[state.dealer]
         self.last_over = None
+        self.last_move = self.drawn = None
         self.turn_started = time.monotonic()
         self._say(f"Hand {g.session.index + 1}: {dealer} deals.")
 
@@ -177,6 +187,8 @@ class Room:
             if len(words) == 3 and words[2].isdigit() and int(words[2]) != g.session.index + 1:
                 return None
             return self.next_hand()
+        if words == ["rematch"]:
+            return self.rematch()
         state = g.state
         if state is None or state.is_terminal():
             raise Refused("the hand is over: deal the next one")
@@ -184,14 +196,19 @@ class Room:
         if here is None:
             raise Refused("you are out of the match")
         legal = state.legal_actions() if state.current_player() == here else []
+        before = list(state.hands[here])
         try:
-            action = parse_input(text, legal) if legal else A.parse_action(text)
+            action = parse_input(text, legal, g.ruleset.drop_called) if legal else A.parse_action(text)
             g.apply(here, action)
         except (A.ActionSyntaxError, IllegalAction) as exc:
             raise Refused(f"not possible: {exc}") from None
+        if type(action) in (A.DrawStock, A.DrawDiscard):
+            new = [c for c in state.hands[here] if c not in before]
+            if new:
+                self.drawn = (seat.index, g.session.index, state.turn_number, state.pack.names[new[0]])
         self.back(seat)
         self._say(f"{seat.name}: {action}")
-        self._after_action()
+        self._after_action(here, action)
 
     def next_hand(self) -> None:
         """Book the hand just played and deal the next; after the last, the final standings."""
@@ -210,6 +227,24 @@ class Room:
             raise Refused("the game is over")
         self._start_hand()
 
+    def rematch(self) -> None:
+        """After the last hand: the same people and bots sit down to a new game (a new seed), at
+        the same link, with the same seats and seat links."""
+        g = self.game
+        if not (g.state is None and g.session.is_over()):
+            raise Refused("a rematch starts once the game is over")
+        people = [g.names[i] for i, kind in enumerate(g.seats) if kind == HUMAN]
+        bots = [kind for kind in g.seats if kind != HUMAN]
+        self.game = new_table(g.ruleset_ref, people=people, bots=bots, stake=g.stake, hands=g.hands,
+                              seed=derive_seed(g.seed, 0x8E3A7C4), save=g.save_path)
+        self.log.clear()
+        self._say("Rematch: a new game at the same table.")
+        self._start_hand()
+
+    def _words(self, action: A.Action) -> str:
+        """An action as the page says it: the table's word for a drop ("knock")."""
+        return self.game.ruleset.drop_called if type(action) is A.Drop else str(action)
+
     def _winners_text(self) -> str:
         names = [self.game.names[s] for s in self.game.session.settlement().winners]
         return (" and ".join(names) + (" win" if len(names) > 1 else " wins")) if names else "nobody wins"
@@ -226,10 +261,28 @@ class Room:
         return [{"name": g.names[i], "total": totals[i], "money": session.ledger[i], "winner": i in winners,
                  "out": i not in session.active} for i in order]
 
-    def _after_action(self) -> None:
+    def _after_action(self, seat: int, action: A.Action) -> None:
         state = self.game.state
         self.turn_started = time.monotonic()
-        if state is not None and state.is_terminal():
+        if state is None:
+            return
+        names = self.game.hand_names()
+        # What the page marks: the top discard after a discard, the spread laid or hit.
+        kind = type(action)
+        touched: dict[str, Any] = {}
+        if kind is A.Discard:
+            touched = {"discard": True}
+        elif kind is A.Spread:
+            touched = {"spread": len(state.spreads)}
+        elif isinstance(action, A.Hit):
+            touched = {"spread": action.target}
+        self.last_move = {"name": names[seat], "action": self._words(action), **touched}
+        notice = last_round_notice(state, names)
+        said = (self.game.session.index, state.knocker)
+        if notice and said != self._knock_said:  # once, when the drop is declared (or its discard made)
+            self._knock_said = said
+            self._say(notice)
+        if state.is_terminal():
             out = state.outcome()
             assert out is not None
             names = self.game.hand_names()
@@ -257,7 +310,7 @@ class Room:
         g.apply(seat, action)
         stand_in = " (the stand-in bot)" if g.seats[g_seat] == HUMAN else ""
         self._say(f"{g.hand_names()[seat]}{stand_in}: {action}")
-        self._after_action()
+        self._after_action(seat, action)
 
     def turn_key(self) -> tuple[int, int] | None:
         """Which turn is being waited for (the hand, the number of actions so far), or None."""
@@ -307,6 +360,7 @@ class Room:
             "you": seat.name if seat else None, "log": list(self.log),
             "hand_number": session.index + (1 if state is not None else 0), "hands_total": g.hands,
             "game_over": over_now, "points": rs.score_sheet != "money",
+            "words": {"drop": rs.drop_called}, "scoring": self._scoring_words(),
         }
         active = session.seats
         names = g.names
@@ -320,6 +374,7 @@ class Room:
                 data["standings"] = self.standings()
                 data["winners"] = [names[w] for w in session.settlement().winners]
                 data["last_over"] = self.last_over
+                data["can_rematch"] = seat is not None
             return data
         pack_names = state.pack.names
         here = self.local_seat(seat) if seat else None
@@ -342,6 +397,17 @@ class Room:
         data["last_hand"] = out is not None and self._last_hand_cached()
         data["hand"] = list(view.hand_names) if view is not None else []
         data["count"] = view.count if view is not None else None
+        if view is not None and self._reads_unmatched():
+            melds = state.melds
+            data["unmatched"] = sum(int(melds.value[c]) for c in melds.deadwood(state.hands[view.seat]))
+        drawn = self.drawn
+        if (seat is not None and drawn is not None and drawn[:3] == (seat.index, session.index, state.turn_number)
+                and current == here and drawn[3] in data["hand"]):
+            data["drawn"] = drawn[3]  # theirs alone: the card they drew this turn
+        data["last_move"] = self.last_move
+        notice = last_round_notice(state, [names[g_seat] for g_seat in active])
+        if notice:
+            data["notice"] = notice
         data["spreads"] = [{"number": i + 1, "owner": names[active[owner]], "cards": [pack_names[c] for c in cards]}
                            for i, (owner, cards) in enumerate((sp.owner, sp.cards) for sp in state.spreads)]
         data["discard"] = {"top": pack_names[state.discard_pile[-1]] if state.discard_pile else None,
@@ -357,8 +423,33 @@ class Room:
                 "payouts": {names[active[s]]: v for s, v in enumerate(out.payouts)},
                 "counts": {names[active[s]]: v for s, v in enumerate(out.counts)},
                 "message": out.message,
+                # Every hand is shown at the end, with each payment and the rule that made it.
+                "hands": {names[active[s]]: in_hand_order([pack_names[c] for c in h], state.pack)
+                          for s, h in enumerate(state.hands)},
+                "payments": [{"payer": "the pot" if p.payer < 0 else names[active[p.payer]],
+                              "payee": "the pot" if p.payee < 0 else names[active[p.payee]],
+                              "amount": p.amount, "rule": p.rule} for p in out.payments],
+                "scores": {names[active[s]]: v for s, v in enumerate(out.scores)} if out.scores else None,
             }
         return data
+
+    def _reads_unmatched(self) -> bool:
+        """Whether the drop is decided on the unmatched cards (the page then shows their count)."""
+        rs = self.game.ruleset
+        return any("deadwood" in c.source for c in (rs.drop_allowed, rs.drop_wins_if))
+
+    def _scoring_words(self) -> str | None:
+        """How a points game is won, in the ruleset's words ("lowest wins; out at 100"), else None."""
+        rs = self.game.ruleset
+        if rs.score_sheet == "money":
+            return None
+        parts = ["lowest total wins" if self.game.session.lowest_wins() else "highest total wins"]
+        rules = rs.session
+        if rules.eliminate_when is not None:
+            parts.append(f"a player is out when {words(rules.eliminate_when.source, 'they')}")
+        if rules.ends_when is not None:
+            parts.append(f"the match ends when {words(rules.ends_when.source)}")
+        return "; ".join(parts)
 
     def _last_hand_cached(self) -> bool:
         key = self.game.session.index
