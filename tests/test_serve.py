@@ -20,10 +20,11 @@ from tonkdsl.tools.serve.room import Refused, Room  # noqa: E402
 
 
 def _room(ruleset: str = "standard", seats: int = 2, bots: tuple[str, ...] = (), seed: int = 3,
-          save: Path | None = None, hands: int | None = None) -> Room:
+          save: Path | None = None, hands: int | None = None, lobby: bool = False) -> Room:
+    """A table; without ``lobby`` its first hand is dealt at once (the lobby has its own tests)."""
     game = make_game(ruleset, seats=seats, bots=bots, names=(), stake=1, hands=hands, seed=seed, save=save,
                      resume=None)
-    return Room(game)
+    return Room(game, lobby=lobby)
 
 
 def test_seats_need_the_code_and_a_token_keeps_the_seat() -> None:
@@ -378,7 +379,7 @@ def test_a_restart_keeps_the_link_the_code_and_every_seat(tmp_path: Path) -> Non
     kept = tmp_path / "table.yaml.table"
     game = make_game("standard", seats=3, bots=(), names=("Ann", "Bob", "Cy"), stake=1, hands=2, seed=4, save=save,
                      resume=None)
-    room = Room(game, identity_path=kept)
+    room = Room(game, identity_path=kept, lobby=False)
     bob = room.join(room.code, None), room.join(room.code, None)
     assert [s.name for s in bob] == ["Ann", "Bob"] and oct(kept.stat().st_mode & 0o777) == "0o600"
     # kill -9: only the files are left; the table opens again from them.
@@ -550,3 +551,46 @@ def test_the_tables_own_words_the_knock_the_last_round_and_how_points_are_won() 
         room.act(ann, legal[0])
     else:
         raise AssertionError("no knock was offered")
+
+
+def test_a_new_table_waits_in_its_lobby_until_every_person_sits_down() -> None:
+    room = _room(seats=4, bots=("greedy",), lobby=True)  # three people and a bot
+    assert room.game.state is None and not room.started
+    ann = room.join(room.code, None)
+    seen = room.snapshot(ann)
+    assert seen["lobby"]["seats"] == [{"name": "Player1", "bot": False, "taken": True},
+                                      {"name": "Player2", "bot": False, "taken": False},
+                                      {"name": "Player3", "bot": False, "taken": False},
+                                      {"name": "Greedy1", "bot": True, "taken": True}]
+    assert seen["lobby"]["you_host"] and seen["lobby"]["link"] == f"/t/{room.table_id}?code={room.code}"
+    assert room.snapshot(None)["lobby"]["link"] is None  # no seat, no code
+    with pytest.raises(Refused, match=r"the game starts when every seat is taken \(waiting for Player2, Player3\)"):
+        room.act(ann, "draw stock")
+    room.rename(ann, "Ann")
+    assert room.game.names[0] == ann.name == "Ann" and room.log[-1] == "Player1 is now called Ann."
+    bob = room.join(room.code, None)
+    for bad, why in (("Ann", "Ann is already at this table"), ("greedy1", "already at this table"),
+                     ("<b>", "a name is one word"), (7, "a name is one word")):
+        with pytest.raises(Refused, match=why):
+            room.rename(bob, bad)
+    assert room.game.state is None
+    cy = room.join(room.code, None)
+    assert room.game.state is not None and room.started  # the last seat taken deals the first hand
+    assert "Every seat is taken: the game starts." in room.log and "lobby" not in room.snapshot(cy)
+    with pytest.raises(Refused, match="names are chosen in the lobby"):
+        room.rename(bob, "Bob")
+
+
+def test_the_host_may_start_early_and_a_bot_keeps_the_empty_seat_until_its_person_comes() -> None:
+    room = _room(seats=3, lobby=True)
+    ann = room.join(room.code, None)
+    bob = room.join(room.code, None)
+    with pytest.raises(Refused, match="only Player1, who opened the table, may start"):
+        room.act(bob, "start")
+    room.act(ann, "start")
+    assert room.started and room.game.state is not None and room.away == {2}
+    assert room.log[-2] == "Player1 starts the game: a bot plays for Player3 until they come."
+    cy = room.join(room.code, None)
+    assert cy.index == 2 and room.away == set()
+    with pytest.raises(Refused, match="the game has started"):
+        room.act(ann, "start")

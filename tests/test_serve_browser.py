@@ -68,7 +68,7 @@ def browser() -> Iterator[Any]:
 def _room(people: int, bots: tuple[str, ...], seed: int, ruleset: str = "standard") -> Room:
     game = make_game(ruleset, seats=people + len(bots), bots=bots, names=(), stake=1, hands=None, seed=seed,
                      save=None, resume=None)
-    return Room(game)
+    return Room(game, lobby=False)
 
 
 def _my_hand(page: Any) -> list[str]:
@@ -177,7 +177,7 @@ def _play_until(pages: list[Any], done: str, limit: int = 400) -> None:
 def test_two_friends_and_a_bot_play_a_session_to_its_final_standings(browser: Any) -> None:
     game = make_game("standard", seats=3, bots=("greedy",), names=("Ann", "Bob"), stake=1, hands=2, seed=31,
                      save=None, resume=None)
-    room = Room(game)
+    room = Room(game, lobby=False)
     with Server(room) as server:
         pages = [browser.new_context().new_page() for _ in range(2)]
         for page in pages:
@@ -213,7 +213,7 @@ def test_two_friends_and_a_bot_play_a_session_to_its_final_standings(browser: An
 def test_a_friend_who_leaves_on_their_turn_is_played_for_and_takes_the_seat_back_elsewhere(browser: Any) -> None:
     game = make_game("standard", seats=3, bots=("greedy",), names=("Ann", "Bob"), stake=1, hands=3, seed=13,
                      save=None, resume=None)
-    room = Room(game, turn_time=1.5)
+    room = Room(game, turn_time=1.5, lobby=False)
     with Server(room) as server:
         ann = browser.new_context().new_page()
         bob_ctx = browser.new_context()
@@ -250,7 +250,7 @@ def test_a_server_killed_and_resumed_keeps_every_seat_and_link(browser: Any, tmp
     save = tmp_path / "game.yaml"
     game = make_game("standard", seats=2, bots=(), names=("Ann", "Bob"), stake=1, hands=2, seed=17, save=save,
                      resume=None)
-    room = Room(game, identity_path=tmp_path / "game.yaml.table")
+    room = Room(game, identity_path=tmp_path / "game.yaml.table", lobby=False)
     with Server(room) as server:
         pages = {}
         for _ in range(2):
@@ -278,7 +278,7 @@ def test_a_server_killed_and_resumed_keeps_every_seat_and_link(browser: Any, tmp
 def test_a_person_eats_a_discard_at_a_table_with_eating(browser: Any) -> None:
     game = make_game(str(ROOT / "tests" / "variations" / "x15-eating.yaml"), seats=2, bots=("greedy",),
                      names=("Ann",), stake=1, hands=None, seed=0, save=None, resume=None)
-    room = Room(game)
+    room = Room(game, lobby=False)
     with Server(room) as server:
         page = browser.new_context().new_page()
         page.goto(server.url)
@@ -351,3 +351,28 @@ def test_the_hand_is_sorted_the_drawn_card_marked_and_a_tap_on_a_pile_draws(brow
         page.keyboard.press(" ")
         assert page.get_attribute("#hand .card >> nth=0", "aria-pressed") == "false"
         page.screenshot(path=str(ARTIFACTS / "serve-drawn-card.png"), full_page=True)
+
+
+def test_friends_meet_in_the_lobby_choose_their_names_and_the_last_to_sit_down_starts_the_game(browser: Any) -> None:
+    game = make_game("standard", seats=3, bots=("greedy",), names=(), stake=1, hands=None, seed=9, save=None,
+                     resume=None)
+    room = Room(game)  # a new table waits in its lobby
+    with Server(room) as server:
+        ann = browser.new_context().new_page()
+        ann.goto(server.url)
+        ann.wait_for_selector("#lobby:not([hidden])")
+        assert "Player2: empty seat" in (ann.text_content("#lobby-seats") or "")
+        assert (ann.text_content("#status") or "").startswith("Waiting for Player2 to sit down")
+        assert ann.locator("#start-btn").count() == 1  # the host may start without the missing
+        ann.fill("#name-input", "Ann")
+        ann.click("#name-btn")
+        ann.wait_for_function("document.querySelector('#you').textContent === 'You are Ann'")
+        ann.click("#copy-link")
+        assert (ann.text_content("#copied") or "") == server.url
+        ann.screenshot(path=str(ARTIFACTS / "serve-lobby.png"), full_page=True)
+        bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        bob.goto(server.url)
+        for page in (ann, bob):
+            page.wait_for_selector("#hand .card")
+            assert page.locator("#lobby").is_hidden()
+        assert room.game.names[:2] == ["Ann", "Player2"]

@@ -6,7 +6,9 @@ browser then gets its own snapshot: nothing it may not see is ever sent to it.
 Messages from a browser:
     {"type": "join", "code": "...", "token": "..."}   take a seat (the token keeps it across reloads;
                                                       a seat link carries it to another device)
-    {"type": "act", "action": "discard 5S"}           an action, as in scenario files, or "next hand N"
+    {"type": "act", "action": "discard 5S"}           an action, as in scenario files, "next hand N",
+                                                      "start" (the host, in the lobby) or "rematch"
+    {"type": "name", "name": "Ann"}                   one's own name, chosen in the lobby
 Messages to a browser:
     {"type": "seat", "name": "...", "token": "..."}   the seat taken
     {"type": "state", ...}                            what this seat sees (Room.snapshot)
@@ -184,8 +186,8 @@ def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | No
         msg = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         return {"type": "error", "message": "the message is not JSON"}, False
-    if not isinstance(msg, dict) or msg.get("type") not in ("join", "act"):
-        return {"type": "error", "message": "a message is {\"type\": \"join\" or \"act\", ...}"}, False
+    if not isinstance(msg, dict) or msg.get("type") not in ("join", "act", "name"):
+        return {"type": "error", "message": "a message is {\"type\": \"join\", \"act\" or \"name\", ...}"}, False
     try:
         if msg["type"] == "join":
             code, token = msg.get("code"), msg.get("token")
@@ -203,6 +205,9 @@ def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | No
         held = table.clients.get(ws)
         if held is None:
             raise Refused("take a seat first (join with the table's code)")
+        if msg["type"] == "name":  # a name chosen in the lobby
+            room.rename(held, msg.get("name"))
+            return {"type": "seat", "name": held.name, "token": held.token}, True
         room.act(held, msg.get("action"))
     except Refused as exc:
         return {"type": "error", "message": str(exc)}, False

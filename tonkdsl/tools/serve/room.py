@@ -25,7 +25,7 @@ from tonkdsl.tools.bots import policy
 from tonkdsl.tools.explain.words import words
 from tonkdsl.tools.screen import in_hand_order
 from tonkdsl.language.rng import derive_seed
-from tonkdsl.tools.play import HUMAN, Game, last_round_notice, new_table, parse_input
+from tonkdsl.tools.play import HUMAN, PLAYER_NAME, Game, last_round_notice, new_table, parse_input
 
 LOG_LINES = 14  # public lines kept for the page
 STAND_IN = "greedy"  # the bot that plays the seat of a person whose time ran out, until they return
@@ -73,6 +73,10 @@ class Room:
     drawn: tuple[int, int, int, str] | None = None
     _last_hand_memo: tuple[int, bool] | None = None
     _knock_said: tuple[int, int | None] | None = None  # (hand, knocker) whose last round was announced
+    # A new table waits in its lobby until every person's seat is taken or the host (the first
+    # person's seat) starts it; False: the first hand is dealt at once (a resumed game never waits).
+    lobby: bool = True
+    started: bool = False
 
     def __post_init__(self) -> None:
         g = self.game
@@ -81,7 +85,8 @@ class Room:
         if self.identity_path is not None and self.identity_path.exists():
             self._load_identity(self.identity_path)
         self._save_identity()
-        if g.state is None and not g.session.is_over():
+        self.started = self.started or not self.lobby or bool(g.deals)
+        if self.started and g.state is None and not g.session.is_over():
             self._start_hand()
 
     # --- the table's identity: link, code, seats --------------------------------------------
@@ -140,6 +145,7 @@ class Room:
                         seat.claimed = True
                         self._save_identity()
                     self.back(seat)
+                    self._start_when_seated()
                     return seat
         if not isinstance(code, str) or not secrets.compare_digest(code, self.code):
             raise Refused("this table needs its join code: ask the person who started it for the link")
@@ -147,9 +153,49 @@ class Room:
             if not seat.claimed:
                 seat.claimed = True
                 self._save_identity()
+                if seat.index in self.away:  # a seat the stand-in kept since the host started
+                    self.away.discard(seat.index)
+                    self._say(f"{seat.name} sits down: the bot leaves their seat.")
+                self._start_when_seated()
                 return seat
         raise Refused("every seat at this table is taken; a player who comes back on another device opens "
                       "their own seat link (shown on their page, and by the person who started the table)")
+
+    def _start_when_seated(self) -> None:
+        """Out of the lobby when every person's seat is taken: the first hand is dealt."""
+        if not self.started and all(s.claimed for s in self.seats):
+            self._say("Every seat is taken: the game starts.")
+            self.start()
+
+    def start(self, by: Seat | None = None) -> None:
+        """Deal the first hand; the seats nobody took yet are played by the stand-in bot until
+        their person arrives with the link."""
+        if self.started:
+            raise Refused("the game has started")
+        if by is not None and by is not self.seats[0]:
+            raise Refused(f"only {self.seats[0].name}, who opened the table, may start before every seat is taken")
+        empty = [s for s in self.seats if not s.claimed]
+        self.away.update(s.index for s in empty)
+        if by is not None:
+            waiting = f": a bot plays for {' and '.join(s.name for s in empty)} until they come" if empty else ""
+            self._say(f"{by.name} starts the game{waiting}.")
+        self.started = True
+        self._start_hand()
+
+    def rename(self, seat: Seat, name: Any) -> None:
+        """A person's own name at the table, chosen in the lobby (before the first hand)."""
+        g = self.game
+        if self.started:
+            raise Refused("names are chosen in the lobby, before the first hand")
+        if not isinstance(name, str) or not PLAYER_NAME.fullmatch(name):
+            raise Refused("a name is one word of letters, digits, _ ' or -, starting with a letter, at most 30 "
+                          "characters (e.g. Ann or Ann_Lee)")
+        if any(n.lower() == name.lower() for i, n in enumerate(g.names) if i != seat.index):
+            raise Refused(f"{name} is already at this table: choose another name")
+        old = g.names[seat.index]
+        g.names[seat.index] = seat.name = name
+        self._save_identity()
+        self._say(f"{old} is now called {name}.")
 
     def back(self, seat: Seat) -> None:
         """The person of ``seat`` is back: the stand-in leaves their seat."""
@@ -181,6 +227,12 @@ class Room:
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise Refused("an action is a short text such as 'draw stock' or 'discard 5S'")
         words = text.split()
+        if words == ["start"]:
+            return self.start(seat)
+        if not self.started:
+            waiting = ", ".join(s.name for s in self.seats if not s.claimed)
+            raise Refused(f"the game starts when every seat is taken (waiting for {waiting}) or "
+                          f"{self.seats[0].name} starts it")
         if words[:2] == ["next", "hand"]:
             # "next hand N" deals hand N once: a second click (or a friend's) that crosses the
             # first is ignored, not dealt again or refused.
@@ -362,6 +414,15 @@ class Room:
             "game_over": over_now, "points": rs.score_sheet != "money",
             "words": {"drop": rs.drop_called}, "scoring": self._scoring_words(),
         }
+        if not self.started:
+            data["lobby"] = {
+                "seats": [{"name": g.names[i], "bot": kind != HUMAN,
+                           "taken": kind != HUMAN or any(s.index == i and s.claimed for s in self.seats)}
+                          for i, kind in enumerate(g.seats)],
+                "host": self.seats[0].name, "you_host": seat is self.seats[0],
+                # The table's link with its code, for a seated person to share.
+                "link": f"/t/{self.table_id}?code={self.code}" if seat is not None else None,
+            }
         active = session.seats
         names = g.names
         people = {s.index for s in self.seats}
