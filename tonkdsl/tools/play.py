@@ -275,7 +275,7 @@ class Player:
     def __init__(self, game: Game, screen: Screen, read: Reader, *, pause: bool = False) -> None:
         self.game, self.screen, self.read = game, screen, read
         self.pause = pause  # at a terminal: the end of a hand stays on screen until Enter
-        self._knock_said: tuple[int, int | None] | None = None  # (hand, knocker) whose last round was said
+        self.notices = LastRoundNotices()
 
     def run(self) -> int:
         g = self.game
@@ -318,10 +318,8 @@ class Player:
 
     def announce_last_round(self, state: State) -> None:
         """Say once, when a drop with a last round is made, that the others have one last turn."""
-        notice = last_round_notice(state, self.game.hand_names())
-        said = (self.game.session.index, state.knocker)
-        if notice and said != self._knock_said:
-            self._knock_said = said
+        notice = self.notices.new(state, self.game.hand_names(), self.game.session.index)
+        if notice:
             self.screen.say(notice, "bold")
 
     def human_turn(self, state: State, seat: int) -> bool:
@@ -386,6 +384,20 @@ class Player:
         else:
             self.screen.say(("Match won by " if match else "Won by ") + ", ".join(g.names[s] for s in settle.winners))
         return 0
+
+
+class LastRoundNotices:
+    """Says once per drop, when it is made (or its discard completes it), that a last round is on."""
+
+    def __init__(self) -> None:
+        self._said: tuple[int, int | None] | None = None  # (hand, knocker) already announced
+
+    def new(self, state: State, names: Sequence[str], hand: int) -> str | None:
+        notice = last_round_notice(state, names)
+        if notice is None or (hand, state.knocker) == self._said:
+            return None
+        self._said = (hand, state.knocker)
+        return notice
 
 
 def last_round_notice(state: State, names: Sequence[str]) -> str | None:

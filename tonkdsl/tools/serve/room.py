@@ -14,6 +14,7 @@ import os
 import secrets
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,8 @@ from tonkdsl.tools.bots import policy
 from tonkdsl.tools.explain.words import words
 from tonkdsl.tools.screen import in_hand_order
 from tonkdsl.language.rng import derive_seed
-from tonkdsl.tools.play import HUMAN, PLAYER_NAME, Game, last_round_notice, new_table, parse_input
+from tonkdsl.tools.play import (HUMAN, PLAYER_NAME, Game, LastRoundNotices, last_round_notice, new_table,
+                                parse_input)
 
 LOG_LINES = 14  # public lines kept for the page
 STAND_IN = "greedy"  # the bot that plays the seat of a person whose time ran out, until they return
@@ -72,7 +74,7 @@ class Room:
     # (session seat, hand index, turn number, card name).
     drawn: tuple[int, int, int, str] | None = None
     _last_hand_memo: tuple[int, bool] | None = None
-    _knock_said: tuple[int, int | None] | None = None  # (hand, knocker) whose last round was announced
+    notices: LastRoundNotices = field(default_factory=LastRoundNotices)  # a last round, said once
     # A new table waits in its lobby until every person's seat is taken or the host (the first
     # person's seat) starts it; False: the first hand is dealt at once (a resumed game never waits).
     lobby: bool = True
@@ -255,7 +257,8 @@ class Room:
         except (A.ActionSyntaxError, IllegalAction) as exc:
             raise Refused(f"not possible: {exc}") from None
         if type(action) in (A.DrawStock, A.DrawDiscard):
-            new = [c for c in state.hands[here] if c not in before]
+            # The card that came in (a multiset difference: two decks hold identical cards).
+            new = list((Counter(state.hands[here]) - Counter(before)).elements())
             if new:
                 self.drawn = (seat.index, g.session.index, state.turn_number, state.pack.names[new[0]])
         self.back(seat)
@@ -329,10 +332,8 @@ class Room:
         elif isinstance(action, A.Hit):
             touched = {"spread": action.target}
         self.last_move = {"name": names[seat], "action": self._words(action), **touched}
-        notice = last_round_notice(state, names)
-        said = (self.game.session.index, state.knocker)
-        if notice and said != self._knock_said:  # once, when the drop is declared (or its discard made)
-            self._knock_said = said
+        notice = self.notices.new(state, names, self.game.session.index)
+        if notice:
             self._say(notice)
         if state.is_terminal():
             out = state.outcome()
