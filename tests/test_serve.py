@@ -116,7 +116,7 @@ def _short_limit(monkeypatch: Any) -> None:
 
 def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> None:
     room = _room(seed=11)
-    app = create_app(room, bot_delay=0)
+    app = create_app(room, bot_delay=0, bot_processes=0)
     # As a context manager the test client runs every connection on one event loop, as uvicorn
     # does (otherwise each WebSocket gets a loop of its own and a broadcast crosses loops).
     with TestClient(app) as client:
@@ -134,7 +134,7 @@ def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> Non
 
 def test_bad_and_forged_messages_are_refused_and_change_nothing() -> None:
     room = _room(seed=4)
-    client = TestClient(create_app(room, bot_delay=0))
+    client = TestClient(create_app(room, bot_delay=0, bot_processes=0))
     with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
         ws.receive_json()
         before = json.dumps(room.snapshot(None))
@@ -165,7 +165,7 @@ def test_bad_and_forged_messages_are_refused_and_change_nothing() -> None:
 def test_bots_fill_the_other_seats_and_the_game_is_saved_and_resumed(tmp_path: Path) -> None:
     save = tmp_path / "table.yaml"
     room = _room("chicago", seats=3, bots=("greedy", "strong:8"), seed=2, save=save)
-    client = TestClient(create_app(room, bot_delay=0))
+    client = TestClient(create_app(room, bot_delay=0, bot_processes=0))
     with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
         ws.receive_json()
         ws.send_json({"type": "join", "code": room.code})
@@ -184,7 +184,7 @@ def test_bots_fill_the_other_seats_and_the_game_is_saved_and_resumed(tmp_path: P
 
 def test_pages_and_the_rules_sheet() -> None:
     room = _room()
-    client = TestClient(create_app(room, bot_delay=0))
+    client = TestClient(create_app(room, bot_delay=0, bot_processes=0))
     page = client.get(f"/t/{room.table_id}")
     assert page.status_code == 200 and "<title>Tonk table</title>" in page.text
     assert "standard" not in page.text.lower().split("<script>")[1]  # no ruleset in the page's code
@@ -219,7 +219,7 @@ def test_every_shipped_ruleset_plays_a_hand_at_a_table(name: str) -> None:
 
 def test_join_messages_of_the_wrong_shape_get_the_error_reply_not_a_dropped_connection() -> None:
     room = _room(seed=5)
-    client = TestClient(create_app(room, bot_delay=0))
+    client = TestClient(create_app(room, bot_delay=0, bot_processes=0))
     with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
         ws.receive_json()
         for value in (7, [1, 2], {"a": 1}, "k\u00e9y", "x" * 500):
@@ -239,7 +239,7 @@ def test_join_messages_of_the_wrong_shape_get_the_error_reply_not_a_dropped_conn
 
 def test_one_seat_per_connection() -> None:
     room = _room(seed=6)
-    client = TestClient(create_app(room, bot_delay=0))
+    client = TestClient(create_app(room, bot_delay=0, bot_processes=0))
     with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
         ws.receive_json()
         ws.send_json({"type": "join", "code": room.code})
@@ -258,7 +258,7 @@ def test_the_connections_to_a_table_are_capped() -> None:
     from tonkdsl.tools.serve.app import MAX_CONNECTIONS
 
     room = _room(seed=6)
-    app = create_app(room, bot_delay=0)
+    app = create_app(room, bot_delay=0, bot_processes=0)
     app.state.table.clients.update({object(): None for _ in range(MAX_CONNECTIONS)})  # watchers already there
     client = TestClient(app)
     with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
@@ -275,7 +275,7 @@ def test_a_bot_thinks_without_stopping_the_server() -> None:
     room = _room(seats=2, bots=("greedy",), seed=8)
     steps = iter(range(2))
     room.bot_to_play = lambda: next(steps, None) is not None  # type: ignore[method-assign]
-    room.bot_step = lambda: time.sleep(0.4)  # type: ignore[method-assign]  # a slow bot: 0.8 s in all
+    room.bot_step = lambda decided=None: time.sleep(0.4)  # type: ignore[method-assign]  # a slow bot: 0.8 s in all
     table = Table(room, bot_delay=0)
 
     async def both() -> int:

@@ -7,7 +7,7 @@ side bets) and ``scoring`` section (a score sheet instead of money) say what hap
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from tonkdsl.interpreter.dealer import next_dealer
 from tonkdsl.interpreter.engine import Layout, RulesetError, State, deal
@@ -69,6 +69,9 @@ class Session:
     active: list[int] = field(default_factory=list)  # the seats still in the match, in seat order
     pot: int = 0  # the money in the ruleset's pot, carried from hand to hand until won
     match_over: bool = False  # the match's end condition held after a hand
+    # The arguments of the last deal, plain data: ``deal(ruleset, n, **kwargs)`` deals the same
+    # hand again elsewhere (tonk serve's bots think in another process from it).
+    dealt_with: tuple[int, dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         if self.hands is None:
@@ -169,10 +172,11 @@ class Session:
                 raise ValueError(f"seat {out[0]} is out of the match and is dealt no hand")
             layout = Layout({local[g]: h for g, h in layout.hands.items()}, layout.upcard, layout.stock_top)
         totals = self.totals()
-        return deal(self.ruleset, len(seats), seed=seed, dealer=seats.index(self.dealer),
-                    stake=self.stake_for(self.index), layout=layout, unit=self.stake,
-                    totals=tuple(totals[g] for g in seats), pot=self.pot,
-                    sides=tuple(self.side_of[g] for g in seats) if self.ruleset.side_size else None)
+        self.dealt_with = (len(seats), dict(
+            seed=seed, dealer=seats.index(self.dealer), stake=self.stake_for(self.index), layout=layout,
+            unit=self.stake, totals=tuple(totals[g] for g in seats), pot=self.pot,
+            sides=tuple(self.side_of[g] for g in seats) if self.ruleset.side_size else None))
+        return deal(self.ruleset, self.dealt_with[0], **self.dealt_with[1])
 
     def finish_hand(self, state: State, *, named_suits: Mapping[str, str] | None = None,
                     bettors: Mapping[str, Sequence[int]] | None = None) -> HandRecord:

@@ -59,6 +59,7 @@ class Game:
     seed: int
     first_dealer: int
     save_path: Path | None = None
+    ruleset_file: str = ""  # the file the ruleset was loaded from (absolute), to load it again elsewhere
     session: Session = field(init=False)
     deals: list[dict[str, Any]] = field(default_factory=list)
     state: State | None = None
@@ -119,8 +120,11 @@ class Game:
 
     def bot_rng(self) -> Rng:
         """A generator for the next bot decision, fixed by the game's seed and position."""
+        return Rng(self.bot_seed())
+
+    def bot_seed(self) -> int:
         n = len(self.deals[-1]["actions"]) if self.deals else 0
-        return Rng(derive_seed(self.seed ^ 0xB07, self.session.index * 100_003 + n))
+        return derive_seed(self.seed ^ 0xB07, self.session.index * 100_003 + n)
 
     # --- saving -----------------------------------------------------------------------------
     def to_yaml(self) -> str:
@@ -190,7 +194,7 @@ def new_table(ruleset_ref: str, *, people: Sequence[str], bots: Sequence[str], s
     dealer, _cuts = cut_for_deal(rs, players, Rng(seed))
     total = hands or rs.session.hands or (None if rs.session.is_match else 1)  # a match runs to its end
     return Game(rs, ref, list(people) + bot_names, [HUMAN] * len(people) + list(bots), stake, total, seed, dealer,
-                save)
+                save, str(path.resolve()))
 
 
 def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | None = 1) -> Game:
@@ -217,7 +221,8 @@ def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | N
             "'tonk serve --resume'" if people == 1 else f"this game has {seats.count(HUMAN)} people, not {people}",
             ("play", "seats"))])
     game = Game(scn.ruleset, scn.ruleset_ref, scn.players, list(seats), scn.stake,
-                scn.session_hands or (None if scn.ruleset.session.is_match else len(scn.deals)), seed, scn.dealer, path)
+                scn.session_hands or (None if scn.ruleset.session.is_match else len(scn.deals)), seed, scn.dealer, path,
+                scn.ruleset_file)
     for i, d in enumerate(scn.deals):
         try:
             state = game.session.start_hand(seed=d.seed, layout=d.layout)

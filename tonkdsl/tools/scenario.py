@@ -53,6 +53,7 @@ class Scenario:
     is_session: bool
     session_hands: int | None
     source: Source = field(repr=False)
+    ruleset_file: str = ""  # the file the ruleset was loaded from (absolute)
 
     # A one-hand scenario's fields, as the contract names them.
     @property
@@ -400,7 +401,7 @@ def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> 
     if r.problems:
         raise LoadError(r.problems)
     return Scenario(str(path), ref, ruleset, players, dealer, stake, deals, expect, is_session,
-                    session_hands, src)
+                    session_hands, src, str(target.resolve()))
 
 
 def _play(state: State, deal_: Deal, names: list[str],

@@ -17,11 +17,17 @@ Messages to a browser:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import multiprocessing
+import os
 import secrets
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from importlib import resources
-from typing import Any
+from typing import Any, AsyncIterator, Sequence
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -32,18 +38,55 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.tools.explain import explain
 from tonkdsl.tools.serve.room import Refused, Room, Seat
+from tonkdsl.tools.serve.thinking import Unthinkable, think
 
 MAX_MESSAGE = 4_000  # characters: the longest message a browser has reason to send
 MAX_CONNECTIONS = 64  # browsers at one table, seated or watching (each costs memory and broadcasts)
+SWITCH_INTERVAL = 0.0005  # seconds: see create_app
 MAX_SECRET = 100  # characters of a join code or a seat token (ours are 8 and 22)
+
+
+class Thinkers:
+    """Where bots think. In worker processes by default: a search there never holds this
+    process's interpreter lock, so no table's answer waits for another table's bot (the load
+    benchmark measures it). A decision a worker cannot make (:class:`Unthinkable`, or a worker
+    gone) is made in a thread here, with the same result."""
+
+    def __init__(self, processes: int | None, threads: int) -> None:
+        self.processes = max(1, (os.cpu_count() or 2) - 1) if processes is None else processes
+        self.pool: ProcessPoolExecutor | None = None
+        # Not the pool that works out answers (asyncio.to_thread's, a handful of threads), or ten
+        # bots searching at ten tables would keep every other table's answers waiting behind them.
+        self.threads = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="tonk-bot")
+
+    async def step(self, room: Room) -> None:
+        """One bot action at ``room``'s table."""
+        loop = asyncio.get_running_loop()
+        decided = None
+        if self.processes:
+            try:
+                if self.pool is None:  # started at the first bot decision: a table of people needs none
+                    self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+                decided = await loop.run_in_executor(self.pool, think, room.bot_turn())
+            except (Unthinkable, BrokenProcessPool, OSError):
+                decided = None
+            except AssertionError:  # no child processes here (a daemon process): threads from now on
+                self.processes = 0
+        await loop.run_in_executor(self.threads, room.bot_step, decided)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        self.threads.shutdown(wait=False, cancel_futures=True)
 
 
 class Table:
     """A room and the browsers connected to it."""
 
-    def __init__(self, room: Room, bot_delay: float) -> None:
+    def __init__(self, room: Room, bot_delay: float, thinkers: Thinkers | None = None) -> None:
         self.room = room
         self.bot_delay = bot_delay
+        self.thinkers = thinkers or Thinkers(0, 1)
         self.clients: dict[WebSocket, Seat | None] = {}
         self.lock = asyncio.Lock()
         self.clock: asyncio.Task[None] | None = None
@@ -94,7 +137,7 @@ class Table:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             try:
-                await asyncio.to_thread(self.room.bot_step)
+                await self.thinkers.step(self.room)
             except RulesetError as exc:
                 self.room.failed_rule(exc)
                 break
@@ -108,26 +151,44 @@ def _page() -> str:
     return (resources.files("tonkdsl.tools.serve") / "table.html").read_text(encoding="utf-8")
 
 
-def create_app(room: Room, *, bot_delay: float = 0.6) -> Starlette:
-    table = Table(room, bot_delay)
+def create_app(rooms: Room | Sequence[Room], *, bot_delay: float = 0.6, bot_processes: int | None = None) -> Starlette:
+    """The app of one table (`tonk serve`) or of several at once, each at its own link (the load
+    benchmark hosts fifty in one process): a table's messages never wait for another table's.
+    ``bot_processes``: the worker processes bots think in (None: one less than the cores; 0: none,
+    bots think in threads of this process)."""
+    # A bot's search holds the interpreter lock in its worker thread; by default a thread waiting
+    # for the lock (the event loop, with another table's answer to send) waits up to 5 ms each
+    # time. At 0.5 ms a bot thinking at one table adds a few milliseconds to other tables'
+    # answers instead of tens (benchmarks/bench_serve.py measures both).
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+    rooms = [rooms] if isinstance(rooms, Room) else list(rooms)
+    # A thread for each table's bots (at most one bot thinks at a table at a time).
+    thinkers = Thinkers(bot_processes, threads=len(rooms))
+    tables = {room.table_id: Table(room, bot_delay, thinkers) for room in rooms}
+
+    def table_of(params: Any) -> Table | None:
+        return tables.get(params["table"])
 
     async def page(request: Request) -> Response:
-        if request.path_params["table"] != room.table_id:
+        if table_of(request.path_params) is None:
             return PlainTextResponse("no such table", status_code=404)
         return HTMLResponse(_page())
 
     async def rules(request: Request) -> Response:
-        if request.path_params["table"] != room.table_id:
+        table = table_of(request.path_params)
+        if table is None:
             return PlainTextResponse("no such table", status_code=404)
-        return HTMLResponse(explain(room.game.ruleset, "html", room.game.stake))
+        return HTMLResponse(explain(table.room.game.ruleset, "html", table.room.game.stake))
 
     async def home(request: Request) -> Response:
         return PlainTextResponse("tonk serve: open the table's link (it carries the join code)")
 
     async def socket(ws: WebSocket) -> None:
-        if ws.path_params["table"] != room.table_id:
+        table = table_of(ws.path_params)
+        if table is None:
             await ws.close(code=4404)
             return
+        room = table.room
         await ws.accept()
         if len(table.clients) >= MAX_CONNECTIONS:
             await ws.send_text(json.dumps({"type": "error", "message": f"this table has {MAX_CONNECTIONS} browsers "
@@ -166,13 +227,19 @@ def create_app(room: Room, *, bot_delay: float = 0.6) -> Starlette:
                 except (RuntimeError, OSError):
                     pass
 
-    app = Starlette(routes=[
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        thinkers.close()
+
+    app = Starlette(lifespan=lifespan, routes=[
         Route("/", home),
         Route("/t/{table}", page),
         Route("/t/{table}/rules", rules),
         WebSocketRoute("/t/{table}/ws", socket),
     ])
-    app.state.table = table
+    app.state.tables = tables
+    app.state.table = next(iter(tables.values()))  # the table of a one-table app
     return app
 
 

@@ -26,6 +26,7 @@ from tonkdsl.tools.bots import policy
 from tonkdsl.tools.explain.words import words
 from tonkdsl.tools.screen import in_hand_order
 from tonkdsl.language.rng import derive_seed
+from tonkdsl.tools.serve.thinking import BotTurn
 from tonkdsl.tools.play import (HUMAN, PLAYER_NAME, Game, LastRoundNotices, last_round_notice, new_table,
                                 parse_input)
 
@@ -351,15 +352,32 @@ class Room:
         g_seat = g.session.seats[state.current_player()]
         return g.seats[g_seat] != HUMAN or g_seat in self.away
 
-    def bot_step(self) -> None:
-        """One bot action (the caller waits between steps so that people can follow)."""
+    def bot_turn(self) -> BotTurn:
+        """The decision the bot to play faces, as plain data (a worker process can make it)."""
+        g = self.game
+        state = g.state
+        assert state is not None and g.session.dealt_with is not None
+        seat = state.current_player()
+        g_seat = g.session.seats[seat]
+        local = {g.names[s]: i for i, s in enumerate(g.session.seats)}
+        played = tuple((local[text.split(" ", 1)[0]], text.split(" ", 1)[1]) for text in g.deals[-1]["actions"])
+        players, dealt_with = g.session.dealt_with
+        return BotTurn(STAND_IN if g.seats[g_seat] == HUMAN else g.seats[g_seat], g.ruleset_file, players,
+                       dealt_with, played, seat, g.bot_seed(), tuple(str(a) for a in state.legal_actions()))
+
+    def bot_step(self, decided: str | None = None) -> None:
+        """One bot action: ``decided`` (the text a worker process chose for :meth:`bot_turn`), else
+        the bot decides here. The caller waits between steps so that people can follow."""
         g = self.game
         state = g.state
         assert state is not None
         seat = state.current_player()
         g_seat = g.session.seats[seat]
-        bot = policy(STAND_IN) if g.seats[g_seat] == HUMAN else g.bot(seat)
-        action = bot(observation(state, seat), state.legal_actions(), g.bot_rng())
+        if decided is not None:
+            action = A.parse_action(decided)
+        else:
+            bot = policy(STAND_IN) if g.seats[g_seat] == HUMAN else g.bot(seat)
+            action = bot(observation(state, seat), state.legal_actions(), g.bot_rng())
         g.apply(seat, action)
         stand_in = " (the stand-in bot)" if g.seats[g_seat] == HUMAN else ""
         self._say(f"{g.hand_names()[seat]}{stand_in}: {action}")
