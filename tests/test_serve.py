@@ -594,3 +594,16 @@ def test_the_host_may_start_early_and_a_bot_keeps_the_empty_seat_until_its_perso
     assert cy.index == 2 and room.away == set()
     with pytest.raises(Refused, match="the game has started"):
         room.act(ann, "start")
+
+
+def test_a_spread_with_wild_cards_is_sent_as_a_player_lays_it_out() -> None:
+    # Chicago (2s and jokers wild), seed 6: the second player draws and may spread JD 2H KD.
+    room = _room("chicago", seed=6)
+    g = room.game
+    assert g.state is not None
+    seat = room.seats[g.session.seats[g.state.current_player()]]
+    room.act(seat, "draw stock")
+    room.act(seat, "spread JD KD 2H")
+    spread = room.snapshot(None)["spreads"][0]
+    assert spread["cards"] == ["2H", "JD", "KD"] and spread["kind"] == "run"  # as the engine keeps them
+    assert spread["layout"] == [{"card": "JD", "as": None}, {"card": "2H", "as": "QD"}, {"card": "KD", "as": None}]

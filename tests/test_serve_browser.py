@@ -376,3 +376,23 @@ def test_friends_meet_in_the_lobby_choose_their_names_and_the_last_to_sit_down_s
             page.wait_for_selector("#hand .card")
             assert page.locator("#lobby").is_hidden()
         assert room.game.names[:2] == ["Ann", "Player2"]
+
+
+def test_a_wild_card_is_shown_where_it_stands_in_a_spread(browser: Any) -> None:
+    # Chicago (2s and jokers wild), seed 6: the second player spreads JD KD with the 2H between them.
+    room = _room(2, (), seed=6, ruleset="chicago")
+    g = room.game
+    assert g.state is not None
+    seat = room.seats[g.session.seats[g.state.current_player()]]
+    room.act(seat, "draw stock")
+    room.act(seat, "spread JD KD 2H")
+    with Server(room) as server:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#spreads .spread .card")
+        shown = page.eval_on_selector_all("#spreads .spread .card", "els => els.map(e => e.dataset.card)")
+        assert shown == ["JD", "2H", "KD"]
+        wild = page.locator("#spreads .card.wild")
+        assert wild.count() == 1 and "as QD" in (wild.text_content() or "")
+        assert wild.get_attribute("aria-label") == "2 of hearts, wild, as queen of diamonds"
+        page.locator("#spreads").screenshot(path=str(ARTIFACTS / "serve-wild-spread.png"))

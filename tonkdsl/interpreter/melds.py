@@ -344,6 +344,49 @@ class MeldRules:
                 return True
         return False
 
+    # --- showing a spread ------------------------------------------------------------------
+    def layout(self, cards: Sequence[int]) -> list[tuple[int, str | None]]:
+        """The cards of a spread as a player lays them out, each with what a wild card stands for
+        (None for a natural card): a run in its order, a wild card as the card it replaces ("4H");
+        a book with its wild cards last, each as the book's rank ("7"). For the table's page,
+        where 3H 2H 5H (deuces wild) reads 3H, 2H as 4H, 5H."""
+        pack = self.pack
+        wild = [c for c in cards if self.wild[c]]
+        natural = [c for c in cards if not self.wild[c]]
+        if not wild or not natural:
+            return [(c, None) for c in cards]
+        placed = self._run_places(natural, len(cards)) if self.kind(cards) == RUN else None
+        if placed is None:
+            rank = pack.ranks[natural[0]]
+            return [(c, None) for c in natural] + [(c, rank) for c in wild]
+        start, at = placed
+        suit = pack.suits[natural[0]]
+        names = {p: pack.names[d] for d in range(len(pack)) if pack.suits[d] == suit
+                 for p in pack.run_places[d]}
+        spare = iter(wild)
+        out: list[tuple[int, str | None]] = []
+        for k in range(len(cards)):
+            p = (start + k) % pack.run_length if pack.run_wraps else start + k
+            out.append((at[p], None) if p in at else (next(spare), names.get(p)))
+        return out
+
+    def _run_places(self, natural: list[int], n: int) -> tuple[int, dict[int, int]] | None:
+        """Where a run of ``n`` cards with these natural cards starts, and each natural card's
+        place; wild cards beyond the gaps go above the natural cards while the run order lasts."""
+        pack = self.pack
+        length = pack.run_length
+        for choice in product(*(pack.run_places[c] for c in natural)):
+            if len(set(choice)) != len(choice) or n > length:
+                continue
+            if not pack.run_wraps:
+                if max(choice) - min(choice) + 1 <= n:
+                    return min(min(choice), length - n), dict(zip(choice, natural))
+                continue
+            for first in choice:
+                if max((p - first) % length for p in choice) + 1 <= n:
+                    return first, dict(zip(choice, natural))
+        return None
+
     # --- enumeration -----------------------------------------------------------------------
     def hand_sig(self, hand: Sequence[int]) -> int:
         """The signature of ``hand`` (see ``card_sig``), for :meth:`spreads_in`. A place

@@ -70,7 +70,10 @@ class Screen:
         self.table(names, ledger, scores, view)
         if view.spreads:
             for i, (owner, cards) in enumerate(view.spreads, 1):
-                self.say(f"  spread {i} ({names[owner]}): {self.cards([pack.names[c] for c in cards])}")
+                # As a player lays it out: a wild card where it stands, "2H=QD" (what it stands for).
+                laid = " ".join(self.cards([pack.names[c]]) + (f"={self.cards([stands])}" if stands else "")
+                                for c, stands in view.meld_rules.layout(cards))
+                self.say(f"  spread {i} ({names[owner]}): {laid}")
         else:
             self.say("  no spreads on the table")
         top = view.top_discard_name

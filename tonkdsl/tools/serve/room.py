@@ -488,7 +488,10 @@ class Room:
         notice = last_round_notice(state, [names[g_seat] for g_seat in active])
         if notice:
             data["notice"] = notice
-        data["spreads"] = [{"number": i + 1, "owner": names[active[owner]], "cards": [pack_names[c] for c in cards]}
+        # Each spread also as a player lays it out, wild cards marked with what they stand for.
+        data["spreads"] = [{"number": i + 1, "owner": names[active[owner]], "cards": [pack_names[c] for c in cards],
+                            "kind": state.melds.kind(cards), "layout": [{"card": pack_names[c], "as": stands}
+                                       for c, stands in state.melds.layout(cards)]}
                            for i, (owner, cards) in enumerate((sp.owner, sp.cards) for sp in state.spreads)]
         data["discard"] = {"top": pack_names[state.discard_pile[-1]] if state.discard_pile else None,
                            "size": len(state.discard_pile)}
