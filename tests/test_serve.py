@@ -607,3 +607,26 @@ def test_a_spread_with_wild_cards_is_sent_as_a_player_lays_it_out() -> None:
     spread = room.snapshot(None)["spreads"][0]
     assert spread["cards"] == ["2H", "JD", "KD"] and spread["kind"] == "run"  # as the engine keeps them
     assert spread["layout"] == [{"card": "JD", "as": None}, {"card": "2H", "as": "QD"}, {"card": "KD", "as": None}]
+
+
+def test_a_table_stopped_in_its_lobby_opens_again_with_its_link_seats_and_chosen_names(tmp_path: Path) -> None:
+    from tonkdsl.tools.serve.room import IdentityError
+    save, kept = tmp_path / "evening.yaml", tmp_path / "evening.yaml.table"
+
+    def table(seed: int) -> Room:  # the same command again: nothing was dealt, so nothing to resume
+        return Room(make_game("standard", seats=3, bots=("greedy",), names=(), stake=1, hands=2, seed=seed, save=save,
+                              resume=None), identity_path=kept)
+    room = table(4)
+    ann = room.join(room.code, None)
+    room.rename(ann, "Ann")
+    assert not save.exists() and not room.started
+    back = table(9)
+    assert (back.table_id, back.code, back.started) == (room.table_id, room.code, False)
+    assert [(s.name, s.token, s.claimed) for s in back.seats] == [("Ann", ann.token, True), ("Player2", back.seats[1].token,
+                                                                                            False)]
+    assert back.game.names == ["Ann", "Player2", "Greedy1"]
+    assert back.join(None, ann.token).name == "Ann"
+    # A name a table file cannot carry (a bot's, markup) is refused as any damaged file is.
+    kept.write_text(kept.read_text().replace('"Ann"', '"Greedy1"'))
+    with pytest.raises(IdentityError, match="its seats are not the people's seats"):
+        table(5)

@@ -128,14 +128,30 @@ class Room:
         if not isinstance(data, dict) or not ok_text(data.get("table")) or not ok_text(data.get("code")):
             raise bad("'table' and 'code' must be the texts of the table's link")
         seats = data.get("seats")
-        if not isinstance(seats, list) or [s.get("name") if isinstance(s, dict) else None for s in seats] != \
-                [s.name for s in self.seats]:
+        if not isinstance(seats, list):
+            raise bad("its seats are not the people's seats of the saved game")
+        saved_names = [s.get("name") if isinstance(s, dict) else None for s in seats]
+        if saved_names != [s.name for s in self.seats] and not self._lobby_names(saved_names):
             raise bad("its seats are not the people's seats of the saved game")
         if not all(ok_text(s.get("token")) and isinstance(s.get("claimed"), bool) for s in seats):
             raise bad("each seat needs its 'token' (text) and 'claimed' (true or false)")
         self.table_id, self.code = data["table"], data["code"]
         for seat, saved in zip(self.seats, seats):
             seat.token, seat.claimed = saved["token"], saved["claimed"]
+
+    def _lobby_names(self, names: list[Any]) -> bool:
+        """A table stopped in its lobby, before its first hand, opens again as it was: its people
+        keep the names they chose there (checked as a name typed in the lobby is)."""
+        g = self.game
+        if g.deals or len(names) != len(self.seats):
+            return False
+        bots = {n.lower() for i, n in enumerate(g.names) if g.seats[i] != HUMAN}
+        if not all(isinstance(n, str) and PLAYER_NAME.fullmatch(n) and n.lower() not in bots for n in names) or \
+                len({n.lower() for n in names}) != len(names):
+            return False
+        for seat, name in zip(self.seats, names):
+            g.names[seat.index] = seat.name = name
+        return True
 
     # --- seats ------------------------------------------------------------------------------
     def join(self, code: str | None, token: str | None) -> Seat:
