@@ -2,7 +2,7 @@
 
     import pyspiel
     import tonkdsl.tools.openspiel  # registers the game
-    game = pyspiel.load_game("python_tonk", {"ruleset": "hoyle-tunk", "players": 3, "stake": 1})
+    game = pyspiel.load_game("python_tonk", {"ruleset": "my-rules.yaml", "players": 3, "stake": 1})
 
 The optional extra ``pip install ".[openspiel]"`` installs OpenSpiel; no other tonkdsl module
 imports it. The adapter reads only the interpreter's public API: the hand's ``State``
@@ -48,6 +48,7 @@ from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.table import Layout
 from tonkdsl.interpreter.view import MAX_ACTIONS_PER_HAND, View, observation
 from tonkdsl.language.loader import load_ruleset
+from tonkdsl.language.resources import base_ruleset_name
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.tools.bots import hand_value, policy
@@ -61,7 +62,8 @@ SPARE_IDS = 20_000
 # player under any shipped ruleset (doubling, bonuses and a pot included, with room to spare).
 UTILITY_BOUND = 1_000.0
 
-_DEFAULTS = {"ruleset": "standard", "players": 2, "stake": 1}
+# Without a ruleset: the game most shipped rulesets extend, as every tonk command starts from.
+_DEFAULTS = {"ruleset": base_ruleset_name(), "players": 2, "stake": 1}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
