@@ -13,7 +13,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel adapter needs the
 from tonkdsl.tools import openspiel as T  # noqa: E402
 from conftest import TESTS  # noqa: E402
 
-EATING_POT = str(TESTS / "variations" / "x15-eating.yaml")
+EATING_POT = str(TESTS / "rulesets" / "eating-and-pot.yaml")
 GAMES = [{"ruleset": "standard", "players": 2}, {"ruleset": "hoyle-tunk", "players": 3},
          {"ruleset": "chicago", "players": 2}, {"ruleset": EATING_POT, "players": 3},
          {"ruleset": "speno", "players": 4, "stake": 2}]
@@ -115,3 +115,11 @@ def test_no_other_tonkdsl_module_imports_openspiel() -> None:
     importing = [str(p.relative_to(root)) for p in root.rglob("*.py")
                  if p.name != "openspiel.py" and ("import pyspiel" in p.read_text() or "open_spiel" in p.read_text())]
     assert importing == []
+
+
+def test_the_example_in_the_docs_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (TESTS.parent / "docs" / "openspiel.md").read_text()
+    example = text.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(example, "docs/openspiel.md", "exec"), {})
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) >= 2 and lines[-1].startswith("[") and lines[0].split()[0] in ("0", "1")

@@ -69,6 +69,11 @@ class View:
         return pile[-1] if pile else None
 
     @property
+    def discard_pile(self) -> tuple[int, ...]:
+        """The discard pile, bottom first: every card in it was seen face up."""
+        return tuple(self._state.discard_pile)
+
+    @property
     def top_discard_name(self) -> str | None:
         top = self.top_discard
         return self._state.pack.names[top] if top is not None else None

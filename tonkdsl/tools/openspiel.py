@@ -258,7 +258,8 @@ class TonkState(pyspiel.State):  # type: ignore[misc]
     # --- play -------------------------------------------------------------------------------
     def _legal_actions(self, player: int) -> list[int]:
         st = self.hand.state
-        assert st is not None
+        if st is None or st.is_terminal() or player != st.current_player():
+            return []
         table = self.setup.table
         return sorted(table.id_of(str(a)) for a in st.legal_actions())
 
@@ -353,16 +354,15 @@ class TonkObserver:
         view = self._view(state, player)
         if view is None:
             return
-        st = state.hand.state
-        assert st is not None
-        if not st.is_terminal():
-            d["to_play"][st.current_player()] = 1
+        to_play = state.current_player()
+        if to_play >= 0:
+            d["to_play"][to_play] = 1
         for c in view.hand:
             d["hand"][index[names[c]]] += 1
         top = view.top_discard
         if top is not None:
             d["top_discard"][index[names[top]]] = 1
-        for c in st.discard_pile:  # public: every discard was seen face up
+        for c in view.discard_pile:
             d["discard_pile"][index[names[c]]] += 1
         for _, cards in view.spreads:
             for c in cards:
@@ -371,19 +371,18 @@ class TonkObserver:
             d["cards_held"][seat] = held
         d["stock"][0] = view.stock_size
         if self.perfect_recall:
-            for c in self._seen(state, player):
+            for c in self._seen(state, view):
                 d["seen"][index[names[c]]] = 1
             for p, _, drawn in state.hand.log:
                 if p == player and drawn is not None:
                     d["drew_from_stock"][index[names[drawn]]] += 1
 
-    def _seen(self, state: TonkState, player: int) -> set[int]:
-        st = state.hand.state
-        assert st is not None
-        seen = set(st.hands[player]) | set(st.discard_pile)
-        for sp in st.spreads:
-            seen.update(sp.cards)
-        seen.update(drawn for p, _, drawn in state.hand.log if p == player and drawn is not None)
+    def _seen(self, state: TonkState, view: View) -> set[int]:
+        """Every card the player has seen: their hand, the pile, the spreads, what they drew."""
+        seen = set(view.hand) | set(view.discard_pile)
+        for _, cards in view.spreads:
+            seen.update(cards)
+        seen.update(drawn for p, _, drawn in state.hand.log if p == view.seat and drawn is not None)
         return seen
 
     def string_from(self, state: TonkState, player: int) -> str:
@@ -391,13 +390,12 @@ class TonkObserver:
         names = self.setup.names
         if view is None:
             return f"p{player} dealing"
-        st = state.hand.state
-        assert st is not None
+        to_play = state.current_player()
         parts = [f"p{player}", "hand " + " ".join(sorted(view.hand_names)),
                  f"top {view.top_discard_name or '-'}", f"stock {view.stock_size}",
                  "held " + ",".join(map(str, view.cards_held)),
                  "spreads " + " / ".join(" ".join(names[c] for c in cards) for _, cards in view.spreads),
-                 f"to play {st.current_player() if not st.is_terminal() else '-'}"]
+                 f"to play {to_play if to_play >= 0 else '-'}"]
         if self.perfect_recall:
             # The hand's public actions in order; a draw from the stock names its card to the
             # drawer alone.
@@ -405,7 +403,7 @@ class TonkObserver:
                 f"{p} {text}" + (f" ({names[drawn]})" if p == player and drawn is not None else "")
                 for p, text, drawn in state.hand.log))
         else:
-            parts.append("discards " + " ".join(names[c] for c in st.discard_pile))
+            parts.append("discards " + " ".join(names[c] for c in view.discard_pile))
         return " | ".join(parts)
 
 
