@@ -21,8 +21,8 @@ One OpenSpiel game is one hand:
   the actions without a card, then ``discard C``, ``slap C on N`` and ``hit C on N`` for every
   card name C and spread number N. Spreads and hits of several cards are too many to number in
   advance (a hand of seven can spread thousands of ways with wild cards): each gets the next
-  free id the first time a state of this game object offers it, and keeps it for the game
-  object's life (``ActionTable``). Legal actions are listed in ascending id order.
+  free id the first time the process meets it, kept by the game's parameters for the life of the
+  process (``ActionTable``). Legal actions are listed in ascending id order.
 - **Returns** are in stakes: the money each player won or lost in the hand (partners playing for
   their side); on a score sheet, the player's score against the others' average, negated where
   the lowest score wins (the value the search bots use, ``tonkdsl.tools.bots.hand_value``).
@@ -58,8 +58,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 12  # a ruleset narrows it (players.min, players.m
 SIMPLE = ("drop", "draw stock", "draw discard", "claim", "eat", "pass", "fold", "demand")
 # Ids for spreads and hits of several cards, numbered as they are first met (see ActionTable).
 SPARE_IDS = 20_000
-# OpenSpiel asks for bounds on the returns: a hand pays at most this many stakes to or from one
-# player under any shipped ruleset (doubling, bonuses and a pot included, with room to spare).
+# OpenSpiel asks for bounds on the returns: a bound, not the range (OpenSpiel's random simulation
+# test checks every return against it on the rulesets tests/test_openspiel.py plays).
 UTILITY_BOUND = 1_000.0
 
 # Without a ruleset: the game most shipped rulesets extend, as every tonk command starts from.
@@ -103,13 +103,13 @@ class ActionTable:
             return known
         if len(self.text) >= self.size:
             raise pyspiel.SpielError(f"python_tonk: more than {SPARE_IDS} different spreads and multi-card hits "
-                                     "met by one game object; load the game again")
+                                     "met in this process for these game parameters (SPARE_IDS)")
         self.ids[text] = len(self.text)
         self.text.append(text)
         return self.ids[text]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "ActionTable":
-        return self  # one table per game object, shared by every state and clone
+        return self  # one table per game parameters in a process, shared by every state and clone
 
 
 @dataclass
