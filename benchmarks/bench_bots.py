@@ -17,12 +17,9 @@ The figures are in docs/play.md.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
-import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from duplicate import in_chunks, interval
 from tonkdsl import load_ruleset
 from tonkdsl.language.rng import derive_seed
 from tonkdsl.tools.bots import hand_value, policy
@@ -50,19 +47,12 @@ def _pairs(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
 
 
 def bench(ruleset: str, bot: str, opponent: str, hands: int, seed: int, workers: int) -> bool:
-    deals = hands // 2
-    chunk = max(1, deals // (workers * 4))
-    tasks = [(ruleset, bot, opponent, seed, first, min(chunk, deals - first)) for first in range(0, deals, chunk)]
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(_pairs, tasks))
-    wall = time.perf_counter() - t0
+    parts, wall = in_chunks(_pairs, ruleset, bot, opponent, hands, seed, workers)
     margins = [m for p in parts for m in p["margins"]]
     decisions = sum(p["decisions"] for p in parts)
     actions = sum(p["actions"] for p in parts)
     seconds = sum(p["seconds"] for p in parts)
-    mean = statistics.mean(margins)
-    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins))
+    mean, half = interval(margins)
     above = bool(mean - half > 0)
     cost = (f"{seconds / decisions:.3f} s/decision, {decisions / seconds:.0f} decisions/s, "
             f"{actions / seconds:,.0f} rollout actions/s" if decisions else "no search")

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 try:
@@ -32,6 +30,7 @@ try:
 except ImportError:
     sys.exit("bench_openspiel.py needs the openspiel extra: pip install -e '.[openspiel]'")
 
+from duplicate import in_chunks, interval
 from tonkdsl.tools import openspiel as T
 
 
@@ -86,16 +85,9 @@ def _deals(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
 
 
 def bench(ruleset: str, bot: str, opponent: str, hands: int, seed: int, workers: int) -> dict[str, Any]:
-    deals = max(1, hands // 2)
-    chunk = max(1, deals // (workers * 4))
-    tasks = [(ruleset, bot, opponent, seed, first, min(chunk, deals - first)) for first in range(0, deals, chunk)]
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        parts = list(pool.map(_deals, tasks))
-    wall = time.perf_counter() - t0
+    parts, wall = in_chunks(_deals, ruleset, bot, opponent, hands, seed, workers)
     margins = [m for p in parts for m in p["margins"]]
-    mean = statistics.fmean(margins)
-    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 else float("nan")
+    mean, half = interval(margins)
     bot_clock = [c for p in parts for c in p["costs"]["bot"]]
     opp_clock = [c for p in parts for c in p["costs"]["opponent"]]
     return {"ruleset": ruleset, "bot": bot, "opponent": opponent, "hands": len(margins),
