@@ -1,5 +1,6 @@
 """What the bot benchmarks share: deals played in chunks by worker processes, and the margin's
-95% interval (mean +- 1.96 standard errors). bench_bots.py and bench_openspiel.py read it."""
+95% interval (mean +- 1.96 standard errors), for bench_openspiel.py (bench_bots.py runs `tonk
+tournament`, which computes the same over deals)."""
 from __future__ import annotations
 
 import math

@@ -5,11 +5,12 @@ expectations); 2 bad input (a file that cannot be read or is not valid).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
 import click
 
@@ -299,8 +300,18 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
 
 def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler: str | None, handle: Any,
                        label: str, quiet: bool) -> Any:
+    unit = "matches" if sim.ruleset_of(spec.ruleset).session.is_match else "hands"
+    with _progress_bar(f"simulating {label}", hands, unit, quiet) as progress:
+        return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle, progress=progress)
+
+
+@contextlib.contextmanager
+def _progress_bar(label: str, total: int, unit: str, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress callback (told how many are done) drawing a bar on a terminal; None when quiet
+    or when standard error is not a terminal."""
     if quiet or not sys.stderr.isatty():
-        return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle)
+        yield None
+        return
     import time
 
     # The bar appears once a run has lasted half a second: a short run does not pay for
@@ -314,18 +325,83 @@ def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler:
                 return
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-            unit = "matches" if sim.ruleset_of(spec.ruleset).session.is_match else "hands"
-            bar = Progress(TextColumn(f"simulating {label}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
+            bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
                            TimeRemainingColumn(), transient=True)
-            state["bar"], state["task"] = bar, bar.add_task(label, total=hands)
+            state["bar"], state["task"] = bar, bar.add_task(label, total=total)
             bar.start()
         state["bar"].update(state["task"], completed=done)
 
     try:
-        return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle, progress=progress)
+        yield progress
     finally:
         if "bar" in state:
             state["bar"].stop()
+
+
+@main.command("tournament")
+@click.argument("rulesets", nargs=-1, required=True)
+@click.option("--bots", default="random,greedy,montecarlo", show_default=True,
+              help="The bots, comma-separated, at least two (random, greedy, montecarlo, strong or strong:N).")
+@click.option("-n", "--deals", default=200, show_default=True, type=click.IntRange(2, 10_000_000),
+              help="Deals per pair of bots; each is played twice, the seats swapped.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Master seed; deal i uses a seed derived from it.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Processes on this machine (the results do not depend on it, the costs do).")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, workers: int, as_json: bool) -> None:
+    """Every pair of bots on the same duplicate deals, two players: margins with 95% intervals
+    and a ranking by Elo rating, with each bot's seconds per decision.
+
+    Each deal is played twice by every pair, each bot in each seat, so luck of the cards and of
+    the turn cancels out. docs/play.md shows the shipped bots' table."""
+    from tonkdsl.interpreter.engine import RulesetError, deal
+    from tonkdsl.tools import tournament as tour
+    from tonkdsl.tools.bots import bot_problem
+    from tonkdsl.tools.simulate import ruleset_of
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    problems = [p for p in map(bot_problem, names) if p]
+    if problems:
+        raise click.BadParameter(problems[0], param_hint="--bots")
+    if len(names) < 2:
+        raise click.BadParameter("a tournament needs at least two bots (--bots greedy,montecarlo)", param_hint="--bots")
+    twice = sorted({b for b in names if names.count(b) > 1})
+    if twice:
+        raise click.BadParameter(f"{', '.join(twice)} listed twice: each bot plays every other once", param_hint="--bots")
+    keys = []
+    for ref in rulesets:
+        target = _target(ref)
+        key = str(Path(target).resolve()) if isinstance(target, Path) else target
+        try:
+            rs = ruleset_of(key)
+        except LoadError as exc:
+            _bad_input(exc, as_json)
+        if not rs.players_min <= 2 <= rs.players_max:
+            echo(f"error: {ref}: {printable(rs.name)} is for {rs.players_min} to {rs.players_max} players; "
+                 "a tournament seats two", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        try:
+            deal(rs, 2, seed=seed)
+        except ValueError as exc:
+            echo(f"error: {ref} cannot be dealt to two players: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except RulesetError:
+            pass  # a rule that fails is reported when the hands are played (exit 1)
+        keys.append((ref, key))
+    results = []
+    hands = deals * len(tour.pairs_of(names)) * 2
+    try:
+        for ref, key in keys:
+            with _progress_bar(f"tournament {ref}", hands, "hands", quiet=as_json) as progress:
+                results.append(tour.run(key, names, deals, seed, label=ref, workers=workers, progress=progress))
+    except (RulesetError, ValueError, OSError) as exc:
+        echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_FAIL)
+    if as_json:
+        echo(json.dumps({"seed": seed, "bots": names, "deals": deals, "players": 2,
+                         "rulesets": [tour.to_json(t) for t in results]}, indent=2))
+        return
+    echo("\n\n".join(tour.render_text(t) for t in results))
 
 
 @main.command("play")
