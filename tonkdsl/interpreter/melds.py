@@ -44,6 +44,7 @@ def _for_pack(rs: "Ruleset", pack: "Pack") -> "MeldRules":
 # Spread and hit actions kept per ruleset, at most (memory stays bounded with wild cards and
 # two decks, where the possible spreads are many).
 _MAX_KEPT_ACTIONS = 20_000
+_ARRANGEMENTS_KEPT = 50_000  # hands whose deadwood MeldRules remembers (a few MB at most)
 
 
 class MeldRules:
@@ -61,7 +62,7 @@ class MeldRules:
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
-        "claims_in_play", "play_extras")
+        "claims_in_play", "play_extras", "_arrangements")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -120,6 +121,7 @@ class MeldRules:
         self.claims_in_play = "claim" in self.events_listened
         # Something may join the plays after the draw (a drop, a claim): one flag for the hot path.
         self.play_extras = self.play_drop or self.claims_in_play
+        self._arrangements: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.turn_start_hooks = self.on_turn_start or self.asks_at_start  # one flag read per turn
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
@@ -583,7 +585,17 @@ class MeldRules:
     def deadwood(self, cards: Sequence[int]) -> tuple[int, ...]:
         """The cards left out of the best arrangement of disjoint spreads: the one that leaves
         the lowest count (ties: the fewest cards left), searched exactly."""
-        return self.best_arrangement(cards)[1]
+        key = tuple(cards)
+        dead = self._arrangements.get(key)
+        if dead is None:
+            # The same hands are asked about again and again where a drop's condition reads the
+            # deadwood (every discard tried at every decision, in every rollout of a search):
+            # remembered, the search bot's decisions in hoyle-tunk take a third less time. The
+            # answer depends on the cards alone (in their order); the memory is emptied when full.
+            if len(self._arrangements) >= _ARRANGEMENTS_KEPT:
+                self._arrangements.clear()
+            dead = self._arrangements[key] = self.best_arrangement(key)[1]
+        return dead
 
     def best_arrangement(self, cards: Sequence[int]) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """The spreads of the best arrangement of ``cards`` (see :meth:`deadwood`) and the
