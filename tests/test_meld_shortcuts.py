@@ -90,3 +90,20 @@ def test_book_and_run_shortcuts_equal_the_general_checks(ref: Any, data: Any) ->
         assert m.is_book(combo) == (n_ok and m._is_book_general(combo)), combo
         n_ok = m.run_min <= len(combo) <= m.run_max
         assert m.is_run(combo) == (n_ok and m._is_run_general(combo)), combo
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_deadwood_remembered_is_deadwood_searched_and_the_memory_stays_bounded(data: Any) -> None:
+    import tonkdsl.interpreter.melds as M
+
+    m = melds_of(data.draw(st.sampled_from(PACKS)))
+    kept, M._ARRANGEMENTS_KEPT = M._ARRANGEMENTS_KEPT, 4  # type: ignore[attr-defined]
+    try:
+        for _ in range(6):
+            hand = data.draw(st.lists(st.integers(0, len(m.pack) - 1), min_size=1, max_size=8, unique=True))
+            assert m.deadwood(hand) == m.best_arrangement(hand)[1]
+            assert m.deadwood(hand) == m.best_arrangement(hand)[1]  # asked again: from memory
+            assert len(m._arrangements) <= 4
+    finally:
+        M._ARRANGEMENTS_KEPT = kept  # type: ignore[attr-defined]

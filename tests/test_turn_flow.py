@@ -3,12 +3,14 @@ rebuilt stock, uneven deals and openings, who deals next."""
 from typing import Any
 
 import pytest
+from hypothesis import given, strategies as st
 
 from tonkdsl import load_ruleset
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
 from tonkdsl.interpreter.session import Session
 from tonkdsl.interpreter.table import ASK, PLAY
+from tonkdsl.language.rng import Rng
 from conftest import TESTS, refused
 
 VAR = TESTS / "variations"
@@ -201,3 +203,40 @@ def test_a_rule_may_name_the_upcard_only_where_one_is_turned_up(tmp_path: Any) -
     d = refused(bare, "upcard-missing")
     assert (d.line, d.column, d.message) == (
         6, 14, "this rule reads the upcard, but the ruleset turns no card up (deal.upcard: false)")
+
+
+def _drop_discards_by_clones(state: State, seat: int) -> list[int]:
+    """The discards after which a drop declared before the discard holds, each tested on a
+    clone of the whole state (what the engine did before it learned to put the card back)."""
+    names = state.pack.names
+    taken = state.taken_discard
+    out = []
+    for card in dict.fromkeys(state.hands[seat]):
+        if state.ruleset.not_the_card_taken and taken is not None and names[card] == names[taken]:
+            continue
+        twin = state.clone()
+        twin._take(seat, card)
+        if twin._test(state.ruleset.drop_allowed, seat):
+            out.append(card)
+    return out
+
+
+@given(st.integers(0, 2**32), st.sampled_from(["hoyle-tunk", VAR / "x15-knock-before-discard.yaml"]))
+def test_a_drop_after_the_draw_is_tested_on_the_hand_and_leaves_it_as_it_was(seed: int, ref: Any) -> None:
+    rs = load_ruleset(ref)
+    state = deal(rs, 2, seed=seed)
+    rng = Rng(seed)
+    tested = 0
+    while not state.is_terminal() and tested < 12:
+        seat = state.current_player()
+        if state.phase == PLAY and not state.knock_declared and state.knocker is None:
+            before = ([list(h) for h in state.hands], list(state.hand_value), list(state.hand_sig),
+                      [list(d) for d in state.hand_discards])
+            expected = _drop_discards_by_clones(state, seat)
+            assert state._drop_discards(seat) == expected
+            assert state._can_drop_in_play(seat) == (expected != [] and not (
+                state.taken_discard in state.hands[seat] and state._must_use_taken()))
+            assert ([list(h) for h in state.hands], list(state.hand_value), list(state.hand_sig),
+                    [list(d) for d in state.hand_discards]) == before
+            tested += 1
+        state.apply(rng.choice(state.legal_actions()))
