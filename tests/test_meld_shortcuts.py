@@ -98,7 +98,7 @@ def test_deadwood_remembered_is_deadwood_searched_and_the_memory_stays_bounded(d
     import tonkdsl.interpreter.melds as M
 
     m = melds_of(data.draw(st.sampled_from(PACKS)))
-    kept, M._ARRANGEMENTS_KEPT = M._ARRANGEMENTS_KEPT, 4  # type: ignore[attr-defined]
+    kept, M._ARRANGEMENTS_KEPT = M._ARRANGEMENTS_KEPT, 4
     try:
         for _ in range(6):
             hand = data.draw(st.lists(st.integers(0, len(m.pack) - 1), min_size=1, max_size=8, unique=True))
@@ -106,4 +106,4 @@ def test_deadwood_remembered_is_deadwood_searched_and_the_memory_stays_bounded(d
             assert m.deadwood(hand) == m.best_arrangement(hand)[1]  # asked again: from memory
             assert len(m._arrangements) <= 4
     finally:
-        M._ARRANGEMENTS_KEPT = kept  # type: ignore[attr-defined]
+        M._ARRANGEMENTS_KEPT = kept
