@@ -590,7 +590,7 @@ class MeldRules:
         if dead is None:
             # The same hands are asked about again and again where a drop's condition reads the
             # deadwood (every discard tried at every decision, in every rollout of a search):
-            # remembered, the search bot's decisions in hoyle-tunk take a third less time. The
+            # remembered, the search bot's decisions there take a third less time. The
             # answer depends on the cards alone (in their order); the memory is emptied when full.
             if len(self._arrangements) >= _ARRANGEMENTS_KEPT:
                 self._arrangements.clear()

@@ -85,7 +85,7 @@ class TurnFlow(TurnRules):
         if allowed.constant is True:
             return True
         # The card leaves the hand for the test and comes back to its place: a whole clone per
-        # card was most of a search bot's time where a drop follows the draw (hoyle-tunk: 70%).
+        # card was most of a search bot's time (70%) where a drop follows the draw.
         # Expressions only read the state, so putting the card back restores it exactly.
         hand, discards = self.hands[seat], self.hand_discards[seat]
         at = hand.index(card)
