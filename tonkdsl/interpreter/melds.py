@@ -45,6 +45,8 @@ def _for_pack(rs: "Ruleset", pack: "Pack") -> "MeldRules":
 # two decks, where the possible spreads are many).
 _MAX_KEPT_ACTIONS = 20_000
 _ARRANGEMENTS_KEPT = 50_000  # hands whose deadwood MeldRules remembers (a few MB at most)
+# The names of the expression language whose value is the player's own hand and nothing else.
+_HAND_NAMES = frozenset({"count", "deadwood_count", "hand", "cards"})
 
 
 class MeldRules:
@@ -62,7 +64,7 @@ class MeldRules:
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
-        "claims_in_play", "play_extras", "_arrangements")
+        "claims_in_play", "play_extras", "_arrangements", "drop_reads_hand", "hand_drops")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -122,6 +124,10 @@ class MeldRules:
         # Something may join the plays after the draw (a drop, a claim): one flag for the hot path.
         self.play_extras = self.play_drop or self.claims_in_play
         self._arrangements: dict[tuple[int, ...], tuple[int, ...]] = {}
+        # A drop condition that reads nothing but the player's own hand (deadwood_count <= 5)
+        # gives the same answer for the same hand and card taken: TurnFlow remembers it here.
+        self.drop_reads_hand = rs.drop_allowed.names_used <= _HAND_NAMES
+        self.hand_drops: dict[tuple[tuple[int, ...], int | None], bool] = {}
         self.turn_start_hooks = self.on_turn_start or self.asks_at_start  # one flag read per turn
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}

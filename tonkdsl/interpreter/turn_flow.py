@@ -14,6 +14,7 @@ from tonkdsl.interpreter.turn import _DROP, _NO_SPANS, TurnRules
 from tonkdsl.language.rng import Rng, derive_seed
 
 _REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
+_HAND_DROPS_KEPT = 50_000  # hands whose drop after the draw MeldRules remembers
 
 
 class TurnFlow(TurnRules):
@@ -64,6 +65,21 @@ class TurnFlow(TurnRules):
             return self._can_drop(seat)
         if self.taken_discard in self.hands[seat] and self._must_use_taken():
             return False  # the discard that completes the drop may not come before that card is spread
+        m = self.melds
+        if not m.drop_reads_hand:
+            return self._some_drop_discard(seat)
+        # The condition reads the hand alone, and a search asks about the same hands again and
+        # again: the answer is remembered by hand and card taken (a quarter of a search bot's
+        # time where a drop follows the draw). Emptied when full, like the deadwood memory.
+        key = (tuple(self.hands[seat]), self.taken_discard)
+        got = m.hand_drops.get(key)
+        if got is None:
+            if len(m.hand_drops) >= _HAND_DROPS_KEPT:
+                m.hand_drops.clear()
+            got = m.hand_drops[key] = self._some_drop_discard(seat)
+        return got
+
+    def _some_drop_discard(self, seat: int) -> bool:
         # Any one discard is enough: asked at every decision after a draw, so it stops at the first.
         return any(self._drop_ok_without(seat, c) for c in self._discardable(seat))
 
