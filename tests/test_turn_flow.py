@@ -240,3 +240,29 @@ def test_a_drop_after_the_draw_is_tested_on_the_hand_and_leaves_it_as_it_was(see
                     [list(d) for d in state.hand_discards]) == before
             tested += 1
         state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("ref, hand_only", [
+    ("hoyle-tunk", True),                                     # deadwood_count <= 5
+    ("standard", True),                                       # true
+    (VAR / "v06a-wait-after-spread.yaml", False),             # a counter: waiting == 0
+])
+def test_only_a_drop_condition_that_reads_the_hand_alone_is_remembered_by_hand(ref: Any, hand_only: bool) -> None:
+    from tonkdsl.interpreter.melds import meld_rules
+
+    assert meld_rules(load_ruleset(ref)).drop_reads_hand is hand_only
+
+
+def test_a_remembered_drop_after_the_draw_is_the_answer_for_that_hand_and_card_taken() -> None:
+    state = placed(VAR / "x15-knock-before-discard.yaml", 3, {0: ["5H", "6H", "7H", "2C", "KD"]})
+    assert state.melds.drop_reads_hand
+    three = state.pack.find("3D")
+    state.stock.remove(three)
+    state.stock.append(three)
+    state.apply("draw stock")
+    state.melds.hand_drops.clear()
+    assert state._can_drop_in_play(0) is True
+    assert state.melds.hand_drops == {(tuple(state.hands[0]), state.taken_discard): True}
+    state.melds.hand_drops[tuple(state.hands[0]), state.taken_discard] = False  # what is remembered is the answer
+    assert state._can_drop_in_play(0) is False
+    state.melds.hand_drops.clear()
