@@ -244,7 +244,7 @@ def test_a_drop_after_the_draw_is_tested_on_the_hand_and_leaves_it_as_it_was(see
 
 @pytest.mark.parametrize("ref, hand_only", [
     ("hoyle-tunk", True),                                     # deadwood_count <= 5
-    ("standard", True),                                       # true
+    ("standard", False),                                      # true: a constant needs no memory
     (VAR / "v06a-wait-after-spread.yaml", False),             # a counter: waiting == 0
 ])
 def test_only_a_drop_condition_that_reads_the_hand_alone_is_remembered_by_hand(ref: Any, hand_only: bool) -> None:

@@ -349,8 +349,9 @@ def _progress_bar(label: str, total: int, unit: str, quiet: bool) -> Iterator[Ca
               help="Processes on this machine (the results do not depend on it, the costs do).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, workers: int, as_json: bool) -> None:
-    """Every pair of bots on the same duplicate deals, two players: margins with 95% intervals
-    and a ranking by Elo rating, with each bot's seconds per decision.
+    """Every pair of bots on the same duplicate deals, two players: margins with 95% intervals,
+    a ranking by rating (margin against the field's average) with Elo beside it, and each bot's
+    time per decision.
 
     Each deal is played twice by every pair, each bot in each seat, so luck of the cards and of
     the turn cancels out. docs/play.md shows the shipped bots' table."""

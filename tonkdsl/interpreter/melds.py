@@ -10,6 +10,7 @@ from itertools import combinations, product
 from operator import or_
 
 from tonkdsl.interpreter.actions import Discard, Hit, Spread
+from tonkdsl.language.expr.compiler import NOT_CONSTANT
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -125,8 +126,9 @@ class MeldRules:
         self.play_extras = self.play_drop or self.claims_in_play
         self._arrangements: dict[tuple[int, ...], tuple[int, ...]] = {}
         # A drop condition that reads nothing but the player's own hand (deadwood_count <= 5)
-        # gives the same answer for the same hand and card taken: TurnFlow remembers it here.
-        self.drop_reads_hand = rs.drop_allowed.names_used <= _HAND_NAMES
+        # gives the same answer for the same hand and card taken: TurnFlow remembers it here
+        # (a constant needs no memory).
+        self.drop_reads_hand = rs.drop_allowed.constant is NOT_CONSTANT and rs.drop_allowed.names_used <= _HAND_NAMES
         self.hand_drops: dict[tuple[tuple[int, ...], int | None], bool] = {}
         self.turn_start_hooks = self.on_turn_start or self.asks_at_start  # one flag read per turn
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.

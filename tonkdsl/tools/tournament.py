@@ -1,4 +1,4 @@
-"""``tonk tournament``: every pair of bots on the same duplicate deals; margins, Elo ratings, costs.
+"""``tonk tournament``: every pair of bots on the same duplicate deals; margins, ratings, costs.
 
 Two players. Deal ``d`` (seeded ``derive_seed(seed, d)``, the first seat dealing) is played twice
 by every pair of bots, each bot in one seat and then in the other, so that both get the same
