@@ -241,25 +241,10 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
             sys.exit(EXIT_BAD_INPUT)
     specs = []
     for ref in rulesets:
-        target = _target(ref)
-        key = str(Path(target).resolve()) if isinstance(target, Path) else target
-        try:
-            rs = sim.ruleset_of(key)
-        except LoadError as exc:
-            _bad_input(exc, as_json)
+        key, rs = _simulated_ruleset(ref, as_json)
         if not rs.players_min <= players <= rs.players_max:
-            span = str(rs.players_min) if rs.players_min == rs.players_max else \
-                f"{rs.players_min} to {rs.players_max}"
-            raise click.BadParameter(f"{printable(rs.name)} is for {span} players", param_hint="--players")
-        try:  # a pack that cannot deal these players is bad input, found before any hand is played
-            from tonkdsl.interpreter.engine import deal
-
-            deal(rs, players, seed=seed)
-        except ValueError as exc:
-            echo(f"error: {ref} cannot be dealt to {players} players: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except RulesetError:
-            pass  # a rule that fails is reported when the hands are played (exit 1)
+            raise click.BadParameter(f"{printable(rs.name)} is for {_player_span(rs)} players", param_hint="--players")
+        _check_dealable(ref, rs, players, seed)
         specs.append((ref, rs, sim.Spec(key, tuple(names), seed, stake)))
     results = []
     try:
@@ -296,6 +281,36 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
                                "significant": marks}, indent=2))
         return
     echo(render_text(results, marks, names, seed))
+
+
+def _simulated_ruleset(ref: str, as_json: bool) -> tuple[str, Any]:
+    """The key by which simulate's workers load ``ref`` (a shipped name or an absolute path)
+    and the ruleset; an unreadable or invalid file stops the command (exit 2)."""
+    from tonkdsl.tools.simulate import ruleset_of
+
+    target = _target(ref)
+    key = str(Path(target).resolve()) if isinstance(target, Path) else target
+    try:
+        return key, ruleset_of(key)
+    except LoadError as exc:
+        _bad_input(exc, as_json)
+
+
+def _player_span(rs: Any) -> str:
+    return str(rs.players_min) if rs.players_min == rs.players_max else f"{rs.players_min} to {rs.players_max}"
+
+
+def _check_dealable(ref: str, rs: Any, players: int, seed: int) -> None:
+    """A pack that cannot deal these players is bad input, found before any hand is played."""
+    from tonkdsl.interpreter.engine import RulesetError, deal
+
+    try:
+        deal(rs, players, seed=seed)
+    except ValueError as exc:
+        echo(f"error: {ref} cannot be dealt to {players} players: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except RulesetError:
+        pass  # a rule that fails is reported when the hands are played (exit 1)
 
 
 def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler: str | None, handle: Any,
@@ -355,10 +370,9 @@ def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, 
 
     Each deal is played twice by every pair, each bot in each seat, so luck of the cards and of
     the turn cancels out. docs/play.md shows the shipped bots' table."""
-    from tonkdsl.interpreter.engine import RulesetError, deal
+    from tonkdsl.interpreter.engine import RulesetError
     from tonkdsl.tools import tournament as tour
     from tonkdsl.tools.bots import bot_problem
-    from tonkdsl.tools.simulate import ruleset_of
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     problems = [p for p in map(bot_problem, names) if p]
@@ -371,23 +385,12 @@ def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, 
         raise click.BadParameter(f"{', '.join(twice)} listed twice: each bot plays every other once", param_hint="--bots")
     keys = []
     for ref in rulesets:
-        target = _target(ref)
-        key = str(Path(target).resolve()) if isinstance(target, Path) else target
-        try:
-            rs = ruleset_of(key)
-        except LoadError as exc:
-            _bad_input(exc, as_json)
+        key, rs = _simulated_ruleset(ref, as_json)
         if not rs.players_min <= 2 <= rs.players_max:
-            echo(f"error: {ref}: {printable(rs.name)} is for {rs.players_min} to {rs.players_max} players; "
-                 "a tournament seats two", err=True)
+            echo(f"error: {ref}: {printable(rs.name)} is for {_player_span(rs)} players; a tournament seats two",
+                 err=True)
             sys.exit(EXIT_BAD_INPUT)
-        try:
-            deal(rs, 2, seed=seed)
-        except ValueError as exc:
-            echo(f"error: {ref} cannot be dealt to two players: {exc}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        except RulesetError:
-            pass  # a rule that fails is reported when the hands are played (exit 1)
+        _check_dealable(ref, rs, 2, seed)
         keys.append((ref, key))
     results = []
     hands = deals * len(tour.pairs_of(names)) * 2
