@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tonkdsl import LoadError, load_ruleset
-from tonkdsl.interpreter.table import ASK
+from tonkdsl.interpreter import engine
+from tonkdsl.interpreter.asking import Asking
+from tonkdsl.interpreter.table import ASK, PlayerStats, TableSpread
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import MAX_TURNS, IllegalAction, State, deal
 from tonkdsl.language.resources import shipped_ruleset_names
@@ -176,6 +178,30 @@ def test_clone_is_independent(ref: Any, seed: int, steps: int, choice_seed: int)
     while not twin.is_terminal():
         twin.apply(rng.choice(twin.legal_actions()))
     assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("ref", RULESETS)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 30), choice_seed=st.integers(0, 2**32))
+def test_clone_copies_every_slot(ref: Any, seed: int, steps: int, choice_seed: int) -> None:
+    """State.clone writes each slot out by name: one it forgets is unset (AttributeError), one
+    it shares instead of copying is the same list, set or dict."""
+    state, _ = advanced(ruleset(ref), seed, steps, choice_seed)
+    twin = state.clone()
+    for name in engine._SLOTS:
+        mine, theirs = getattr(state, name), getattr(twin, name)
+        if isinstance(mine, Asking):  # no __eq__ of its own: compared slot by slot
+            fields = getattr(Asking, "__slots__", None) or Asking.__mypyc_attrs__  # compiled: mypyc keeps them there
+            assert theirs is not mine and all(getattr(theirs, k) == getattr(mine, k) for k in fields), name
+            continue
+        assert theirs == mine, name
+        if isinstance(mine, (list, set, dict)):
+            assert theirs is not mine, f"{name} is shared with the clone"
+        if isinstance(mine, list):
+            assert not any(a is b for a, b in zip(mine, theirs) if isinstance(a, MUTABLE_PARTS)), \
+                f"{name}'s items are shared with the clone"
+
+
+MUTABLE_PARTS = (list, TableSpread, PlayerStats)
 
 
 ILLEGAL_PROBES = [A.Discard("JK"), A.Hit(("AS",), 99), A.Spread(("2C", "9D", "KH")), A.Slap("AS", 1),

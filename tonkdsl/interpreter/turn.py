@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, IllegalAction, PlayerStats, TableSpread
+from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, NO_SLOTS, IllegalAction, PlayerStats, TableSpread
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
@@ -25,69 +25,71 @@ _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), 
 class TurnRules:
     """Legal actions and their effects (a part of State)."""
 
-    if not TYPE_CHECKING:  # State declares the slots; mypy checks the attributes listed below
-        __slots__ = ()
+    # State declares the slots. The attributes and methods State and TurnFlow provide, declared
+    # here so that mypy checks them and mypyc (setup.py) compiles their reads to direct slot
+    # reads; the methods' bodies never run (State's own definitions override them).
+    __slots__ = NO_SLOTS
 
-    if TYPE_CHECKING:  # provided by State
-        ruleset: Ruleset
-        pack: Pack
-        melds: MeldRules
-        num_players: int
-        dealer: int
-        first_seat: int
-        hands: list[list[int]]
-        stock: list[int]
-        discard_pile: list[int]
-        spreads: list[TableSpread]
-        current: int
-        phase: str
-        turn_number: int
-        round_number: int
-        taken_discard: int | None
-        hit_cards_this_turn: int
-        stats: list[PlayerStats]
-        slap_window: tuple[int, int] | None
-        out_of_turn_seat: int | None
-        spread_log: list[tuple[int, int]]
-        _outcome: Outcome | None
-        _listened: frozenset[str]
-        hand_value: list[int]
-        hand_sig: list[int]
-        hand_discards: list[list[A.Discard]]
-        knocker: int | None
-        last_round_left: int
-        knock_declared: bool
-        seed: int
-        rebuilds: int
-        public_cards: list[int]
-        last_discard: list[int]
-        asking: asking.Asking | None
-        sitting_out: int
-        rules_taken: list[str]
-        eaten_turn: int
-        def _take(self, seat: int, card: int) -> None: ...
+    ruleset: Ruleset
+    pack: Pack
+    melds: MeldRules
+    num_players: int
+    dealer: int
+    first_seat: int
+    hands: list[list[int]]
+    stock: list[int]
+    discard_pile: list[int]
+    spreads: list[TableSpread]
+    current: int
+    phase: str
+    turn_number: int
+    round_number: int
+    taken_discard: int | None
+    hit_cards_this_turn: int
+    stats: list[PlayerStats]
+    slap_window: tuple[int, int] | None
+    out_of_turn_seat: int | None
+    spread_log: list[tuple[int, int]]
+    _outcome: Outcome | None
+    _listened: frozenset[str]
+    hand_value: list[int]
+    hand_sig: list[int]
+    hand_discards: list[list[A.Discard]]
+    knocker: int | None
+    last_round_left: int
+    knock_declared: bool
+    seed: int
+    rebuilds: int
+    public_cards: list[int]
+    last_discard: list[int]
+    asking: asking.Asking | None
+    sitting_out: int
+    rules_taken: list[str]
+    eaten_turn: int
 
-        def current_player(self) -> int: ...
-        def clone(self) -> Any: ...
-        def is_terminal(self) -> bool: ...
-        def _ctx(self, **roles: Any) -> EvalContext: ...
-        def _test(self, compiled: Any, actor: int) -> Any: ...
-        def _eval(self, compiled: Any, ctx: EvalContext) -> Any: ...
-        def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None: ...
-        def _bonuses_paid(self, bonus: Bonus, actor: int, owner: int | None = None,
-                          spread: tuple[int, ...] = ()) -> None: ...
-        def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: ...
-        def _end_dead(self, message: str) -> None: ...
-        def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None: ...
-        # provided by TurnFlow (tonkdsl/interpreter/turn_flow.py)
-        def _with_play_drop(self, seat: int) -> A.ActionList: ...
-        def _drop_ok_without(self, seat: int, card: int) -> bool: ...
-        def _knock(self, seat: int) -> None: ...
-        def _refuse_drop(self, seat: int) -> None: ...
-        def _rebuild_stock(self) -> bool: ...
-        def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool: ...
-        def _after_discard(self, seat: int, card: int) -> bool: ...
-        def _first_turn_begins(self) -> None: ...
+    def _take(self, seat: int, card: int) -> None: raise NotImplementedError
+
+    def current_player(self) -> int: raise NotImplementedError
+    def clone(self) -> Any: raise NotImplementedError
+    def is_terminal(self) -> bool: raise NotImplementedError
+    def _ctx(self, **roles: Any) -> EvalContext: raise NotImplementedError
+    def _test(self, compiled: Any, actor: int) -> Any: raise NotImplementedError
+    def _eval(self, compiled: Any, ctx: EvalContext) -> Any: raise NotImplementedError
+    def _event(self, name: str, actor: int, owner: int | None = None, spread: tuple[int, ...] = ()) -> None: raise NotImplementedError
+    def _bonuses_paid(self, bonus: Bonus, actor: int, owner: int | None = None,
+                      spread: tuple[int, ...] = ()) -> None: raise NotImplementedError
+    def _end(self, kind: str, *, actor: int, dropper: int | None = None) -> None: raise NotImplementedError
+    def _end_dead(self, message: str) -> None: raise NotImplementedError
+    def _finish_deal_wins(self, claimants: Mapping[int, DealWin], seats: Sequence[int]) -> None: raise NotImplementedError
+    # provided by TurnFlow (tonkdsl/interpreter/turn_flow.py)
+    def _with_play_drop(self, seat: int) -> A.ActionList: raise NotImplementedError
+    def _drop_ok_without(self, seat: int, card: int) -> bool: raise NotImplementedError
+    def _knock(self, seat: int) -> None: raise NotImplementedError
+    def _refuse_drop(self, seat: int) -> None: raise NotImplementedError
+    def _rebuild_stock(self) -> bool: raise NotImplementedError
+    def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool: raise NotImplementedError
+    def _after_discard(self, seat: int, card: int) -> bool: raise NotImplementedError
+    def _first_turn_begins(self) -> None: raise NotImplementedError
 
     # --- legal actions ------------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[A.Action]:
@@ -117,7 +119,7 @@ class TurnRules:
             return asking.options(self)  # type: ignore[arg-type]
         out = A.ActionList()  # EXTRA: the slapper discards any card
         out.spans = {}
-        out.discard_cards = ()
+        out.discard_cards = _NO_CARDS
         self._add_discards(out, current, None)
         return out
 
@@ -139,7 +141,7 @@ class TurnRules:
         slaps = self._slap_options(seat) if self.slap_window is not None else None
         actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
         out = A.ActionList(actions)
-        out.discard_cards = ()
+        out.discard_cards = _NO_CARDS
         if slaps:  # the slaps come first
             n = len(slaps)
             out[:0] = slaps
@@ -182,7 +184,7 @@ class TurnRules:
         hand = self.hands[seat]
         out = A.ActionList()
         out.spans = _NO_SPANS  # replaced by a list's own spans once it has spreads or hits
-        out.discard_cards = ()
+        out.discard_cards = _NO_CARDS
         # The hand's signature is kept by the state: most hands fail its two bit tests at once.
         combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
         # Identical cards (jokers, several decks) make the same action from different ids:
@@ -317,7 +319,7 @@ class TurnRules:
             return False  # another card can be discarded (not the card taken, nor its twin)
         twin = self.clone()
         twin.taken_discard = None  # play the action without this check, then look at what is left
-        twin._apply(action)
+        twin.apply(action)
         twin.taken_discard = taken
         return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
 
@@ -425,7 +427,7 @@ class TurnRules:
     def why_illegal(self, action: A.Action) -> str | None:
         """``None`` when ``action`` is legal now, else the reason in a player's words."""
         try:
-            self.clone()._apply(action)
+            self.clone().apply(action)
         except IllegalAction as exc:
             return str(exc)
         return None
@@ -442,8 +444,6 @@ class TurnRules:
             handler(self, self.current, action)
             return None
         return self._apply_other(action, player)
-
-    _apply = apply
 
     def _apply_other(self, action: A.Action | str, player: int | None) -> None:
         if isinstance(action, str):
@@ -830,6 +830,10 @@ def _start_list(kinds: int) -> tuple[tuple[A.Action, ...], dict[type, tuple[int,
 # Spans shared between lists (read, never changed): a list with no action (the spreads or
 # hits it would have found all refused), and lists of discards only, by their length.
 _NO_SPANS: dict[type, tuple[int, int]] = {}
+# No discards known yet. Typed as the attribute is, not as "()": mypy (and so mypyc, which
+# checks what mypy inferred) would take the list's discard_cards for an empty tuple until the
+# next assignment it sees, although _add_discards sets it in between.
+_NO_CARDS: Sequence[int] = ()
 _DISCARDS_ONLY: dict[int, dict[type, tuple[int, int]]] = {}
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
-from tonkdsl.interpreter.table import IllegalAction, TableSpread
-from tonkdsl.interpreter.turn import _DROP, _NO_SPANS, TurnRules
+from tonkdsl.interpreter.table import NO_SLOTS, IllegalAction, TableSpread
+from tonkdsl.interpreter.turn import _DROP, _NO_CARDS, _NO_SPANS, TurnRules
 from tonkdsl.language.rng import Rng, derive_seed
 
 _REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
@@ -20,7 +20,7 @@ _HAND_DROPS_KEPT = 50_000  # hands whose drop after the draw MeldRules remembers
 class TurnFlow(TurnRules):
     """Drops after the draw, last rounds, eating, rebuilt stocks (a part of State)."""
 
-    __slots__ = ()
+    __slots__ = NO_SLOTS
 
     def _after_discard(self, seat: int, card: int) -> bool:
         """What may follow a discard before the next turn: the drop it completes, or the asking
@@ -37,7 +37,7 @@ class TurnFlow(TurnRules):
         if self.knock_declared:
             out = A.ActionList()
             out.spans = _NO_SPANS
-            out.discard_cards = ()
+            out.discard_cards = _NO_CARDS
             self._add_discards(out, seat, self.taken_discard if self.ruleset.not_the_card_taken else None)
             cards: list[int] = list(out.discard_cards)
             keep = [i for i, c in enumerate(cards) if self._drop_ok_without(seat, c)]

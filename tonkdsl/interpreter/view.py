@@ -188,7 +188,7 @@ MAX_ACTIONS_PER_HAND = 50_000
 def play_out(state: State, policies: Sequence[Callable[[View, Any, Rng], Any]], rng: Rng) -> int:
     """Let the policies (bots) play ``state`` to its end; returns the number of actions. Used by
     simulate, lint's simulation and the search bots' rollouts."""
-    if state._outcome is not None:
+    if state.is_terminal():  # not state._outcome: mypyc would take it for None in the loop below
         return 0
     legal_actions, apply = state.legal_actions, state.apply
     views = [View(state, seat) for seat in range(state.num_players)]  # a view is a live window
