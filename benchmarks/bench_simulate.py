@@ -2,13 +2,19 @@
 
     python benchmarks/bench_simulate.py [--hands 1500] [--reps 15] [--players 3]
                                         [--workers-hands 6000] [--memory 20000,200000]
+                                        [--e2e-hands 20000] [--rollout-hands 6]
 
 Prints hands/s and actions/s of `tonk simulate standard` (greedy bots, one core) and of
 `../shared/bench/tonk_min.py bench --players 3`, and the ratio. Both run in this same process,
 repetitions alternating between them; the medians are reported. Then the speed-up of two
 worker processes over one, and the peak memory of whole `tonk simulate` runs of growing size
 (tallies stream: memory should not grow with the number of hands), and the start-up of the
-commands (a whole short `tonk simulate` next to the same hands played in-process).
+commands (a whole short `tonk simulate` next to the same hands played in-process), and the strong
+bot's rollouts per second.
+
+The first line says which interpreter ran: compiled by mypyc (a non-editable `pip install .`)
+or plain Python (an editable install, or `TONKDSL_PURE=1`). Run it from outside the repository
+with the installed package to measure the compiled one; `PYTHONPATH=.` measures the sources.
 """
 from __future__ import annotations
 
@@ -19,14 +25,17 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import tonkdsl.interpreter.engine as engine
 from tonkdsl import load_ruleset
 from tonkdsl.tools import simulate as sim
 from tonkdsl.tools.bots import greedy_bot
 from tonkdsl.tools.simulate import simulate
+from tonkdsl.tools.strong import StrongBot
 
 BASELINE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "tonk_min.py"
 
@@ -97,11 +106,16 @@ def bench_workers(hands: int) -> None:
     print(f"two workers: {times[1] / times[2]:.2f} x one worker (target 1.7)")
 
 
+# Commands run from a folder outside the repository: 'python -m tonkdsl' there imports the
+# installed package (the one this process measures), not the sources of the current folder.
+ELSEWHERE = tempfile.gettempdir()
+
+
 def _best_wall(argv: list[str], reps: int) -> float:
     best = float("inf")
     for _ in range(reps):
         t0 = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
+        subprocess.run(argv, check=True, capture_output=True, cwd=ELSEWHERE)
         best = min(best, time.perf_counter() - t0)
     return best
 
@@ -124,12 +138,41 @@ def bench_startup(hands: int, reps: int) -> None:
           f"{whole:.3f} s: {whole / inside:.2f} x (target 1.3), best of {reps}")
 
 
+def bench_end_to_end(hands: int, reps: int) -> None:
+    """A whole 'tonk simulate standard' from the command line, start included, against the
+    baseline's own command on as many hands (best of ``reps`` each)."""
+    mod = load_baseline()
+    if mod is None:
+        return
+    ours = _best_wall([sys.executable, "-m", "tonkdsl", "simulate", "standard", "-n", str(hands), "--players", "3"], reps)
+    theirs = _best_wall([sys.executable, str(BASELINE), "bench", "--players", "3", "--hands", str(hands),
+                         "--reps", "1"], reps)
+    print(f"  'tonk simulate standard -n {hands} --players 3' {ours:.3f} s ({hands / ours:.0f} hands/s); "
+          f"'tonk_min.py bench --hands {hands}' {theirs:.3f} s ({hands / theirs:.0f} hands/s): "
+          f"{theirs / ours:.2f} x the baseline end to end (target 0.8), best of {reps}")
+
+
+def bench_rollouts(hands: int) -> None:
+    """The strong bot's searches: rollouts a second and actions a second within them (each
+    rollout clones a world and plays it out with greedy or dropping players)."""
+    rs = load_ruleset("standard")
+    bot = StrongBot()
+    t0 = time.perf_counter()
+    for hand in range(hands):
+        sim.play_hand(rs, [bot, greedy_bot], seed=1000 + hand, dealer=hand % 2)
+    dt = time.perf_counter() - t0
+    st = bot.stats
+    print(f"  strong vs greedy, standard, {hands} hands: {st.decisions} decisions, "
+          f"{1000 * st.seconds / max(1, st.decisions):.0f} ms a decision, {st.rollouts / st.seconds:,.0f} rollouts/s, "
+          f"{st.actions / st.seconds:,.0f} rollout actions/s ({dt:.1f} s in all)")
+
+
 def bench_memory(sizes: list[int]) -> None:
     for n in sizes:
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "tonkdsl", "simulate", "standard", "-n", str(n), "--workers", "2",
-                        "--json"], check=True, capture_output=True)
+                        "--json"], check=True, capture_output=True, cwd=ELSEWHERE)
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         print(f"  {n:>9,} hands: {time.perf_counter() - t0:7.1f} s, peak memory of a process "
               f"{max(peak, before) / 1024:.0f} MB")
@@ -143,14 +186,25 @@ def main() -> None:
     ap.add_argument("--workers-hands", type=int, default=6000)
     ap.add_argument("--memory", default="20000,200000", help="comma-separated run sizes ('' to skip)")
     ap.add_argument("--startup-hands", type=int, default=4000, help="hands of the start-up comparison (0 skips)")
+    ap.add_argument("--e2e-hands", type=int, default=20000,
+                    help="hands of the end-to-end comparison with the baseline's command (0 skips)")
+    ap.add_argument("--rollout-hands", type=int, default=6, help="hands of the strong bot's rollouts (0 skips)")
     a = ap.parse_args()
-    print(f"python {sys.version.split()[0]}; standard, {a.players} players, greedy bots, one core")
+    build = "compiled by mypyc" if not engine.__file__.endswith(".py") else "plain Python"
+    print(f"python {sys.version.split()[0]}; interpreter {build} ({Path(engine.__file__).parent}); "
+          f"standard, {a.players} players, greedy bots, one core")
     bench_speed(a.players, a.hands, a.reps)
     if a.workers_hands:
         bench_workers(a.workers_hands)
     if a.startup_hands:
         print("start-up")
         bench_startup(a.startup_hands, 7)
+    if a.e2e_hands:
+        print("end to end")
+        bench_end_to_end(a.e2e_hands, 3)
+    if a.rollout_hands:
+        print("the strong bot's rollouts")
+        bench_rollouts(a.rollout_hands)
     if a.memory:
         bench_memory([int(x) for x in a.memory.split(",")])
 

@@ -1,6 +1,9 @@
 """A non-editable `pip install .` into a fresh venv, used from another folder, loads every shipped
-ruleset by name and runs the command (grammars and rulesets ship inside the wheel)."""
+ruleset by name and runs the command (grammars and rulesets ship inside the wheel); where a C
+compiler is found, its interpreter is compiled (setup.py) and plays the same hands as the plain
+one."""
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +12,7 @@ import pytest
 
 from tonkdsl.language.resources import shipped_ruleset_names
 from conftest import ROOT, SHARED
+from test_compiled import assert_same_hands, installed_build
 
 
 @pytest.mark.slow
@@ -42,5 +46,10 @@ def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
     examples = sorted(str(p) for p in (ROOT / "examples").glob("*.yaml"))
     if (SHARED / "examples").is_dir():
         examples += sorted(str(p) for p in (SHARED / "examples").glob("*.yaml"))
-    res = subprocess.run([str(tonk), "check", *examples], cwd=elsewhere, env=env, capture_output=True, text=True)
+    scenarios = sorted(str(p) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
+    res = subprocess.run([str(tonk), "check", "--allow-path", str(ROOT / "tests"), *examples, *scenarios], cwd=elsewhere, env=env,
+                         capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert installed_build(str(py), elsewhere).endswith(".so"), "a C compiler is here: the interpreter should be compiled"
+        assert_same_hands(str(py), elsewhere)
