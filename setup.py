@@ -53,10 +53,17 @@ def compiled_extensions() -> list[Extension]:
 # tonkdsl/grammars, tonkdsl/rulesets and tonkdsl/docs (tonkdsl/language/resources.py finds both).
 DATA = {"grammars": ["*.lark"], "rulesets": ["*.yaml"], "docs": ["*.md", "recipe-sheets/*", "rulesets/*"]}
 
+EXTENSIONS = compiled_extensions()
+
 setup(
-    packages=find_packages(include=["tonkdsl", "tonkdsl.*"]) + [f"tonkdsl.{d}" for d in DATA],
+    # The data folders are listed as packages too (setuptools asks it of folders it installs).
+    packages=find_packages(include=["tonkdsl", "tonkdsl.*"]) + [f"tonkdsl.{d}" for d in DATA]
+    + ["tonkdsl.docs.rulesets", "tonkdsl.schema"],
     package_dir={f"tonkdsl.{d}": d for d in DATA},
     package_data={"tonkdsl": ["schema/*", "tools/serve/*.html"],
                   **{f"tonkdsl.{d}": globs for d, globs in DATA.items()}},
-    ext_modules=compiled_extensions(),
+    ext_modules=EXTENSIONS,
+    # One build folder for each kind of build, so that a plain build never packs the extensions
+    # an earlier compiled build of the same checkout left in build/ (setuptools reuses it).
+    options={"build": {"build_base": "build/compiled" if EXTENSIONS else "build/plain"}},
 )

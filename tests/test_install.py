@@ -15,18 +15,24 @@ from conftest import ROOT, SHARED
 from test_compiled import assert_same_hands, installed_build
 
 
-@pytest.mark.slow
-def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    py = venv / "bin" / "python"
-    build = tmp_path / "src"  # a copy, so the install cannot see the checkout's top-level folders
+def copy_checkout(build: Path) -> None:
+    """The repository's files (tracked and new, not ignored) copied to ``build``: an install from
+    there cannot see the checkout's top-level folders nor its build leftovers."""
     files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
                            check=True, capture_output=True, text=True).stdout.split()
     for f in files:
         if (ROOT / f).is_file():
             (build / f).parent.mkdir(parents=True, exist_ok=True)
             (build / f).write_bytes((ROOT / f).read_bytes())
+
+
+@pytest.mark.slow
+def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    build = tmp_path / "src"
+    copy_checkout(build)
     subprocess.run([str(py), "-m", "pip", "install", "-q", str(build)], check=True)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -53,3 +59,24 @@ def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
     if shutil.which("cc") or shutil.which("gcc"):
         assert installed_build(str(py), elsewhere).endswith(".so"), "a C compiler is here: the interpreter should be compiled"
         assert_same_hands(str(py), elsewhere)
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path: Path) -> None:
+    """No C compiler (CC names a program that always fails): setuptools skips the optional
+    extensions and the wheel holds the plain modules, every file of a compiled wheel but the
+    extensions (tests/test_compiled.py shows the two play the same hands)."""
+    build = tmp_path / "src"
+    copy_checkout(build)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TONKDSL_PURE")}
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "wheel"),
+                           str(build)], env={**env, "CC": "false"}, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    import zipfile
+
+    (wheel,) = (tmp_path / "wheel").glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith(".so")]
+    modules = {f"tonkdsl/interpreter/{m}.py" for m in ("engine", "turn", "turn_flow", "melds", "view")}
+    assert modules <= set(names)
+    assert "tonkdsl/rulesets/standard.yaml" in names and "tonkdsl/grammars/expr.lark" in names
