@@ -52,6 +52,27 @@ def test_spreads_in_equals_brute_force(ref: Any, data: Any) -> None:
         assert m.spreads_in(hand, m.hand_sig(hand)) == m.spreads_in(hand)
 
 
+WILD_PACKS = PACKS + ["hoyle-tunk", TESTS / "variations" / "x30-wild-limits-per-kind.yaml",
+                     TESTS / "variations" / "combo-no-upcard-low-jokers.yaml"]
+
+
+@pytest.mark.parametrize("ref", WILD_PACKS, ids=str)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_the_pruned_search_lists_the_spreads_of_every_combination_in_order(ref: Any, data: Any) -> None:
+    """MeldRules._spreads_any (wild cards, big hands) drops partial combinations that can be
+    neither a book nor a run; it lists exactly what testing every combination lists, in the
+    same order (the order of the actions built from it)."""
+    m = melds_of(ref)
+    meldable = [c for c in range(len(m.pack)) if m.meldable[c]]
+    hand = data.draw(st.lists(st.sampled_from(meldable), min_size=0, max_size=13, unique=True))
+    cards = sorted(hand)
+    top = min(len(cards), max(m.book_max, m.run_max))
+    every = [combo for size in range(m.min_size, top + 1) for combo in combinations(cards, size)
+             if m.is_book(combo) or m.is_run(combo)] if len(cards) >= m.min_size else []
+    assert m._spreads_any(hand) == every
+
+
 @pytest.mark.parametrize("ref", PACKS, ids=str)
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
