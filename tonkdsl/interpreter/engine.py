@@ -25,15 +25,16 @@ from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Bonus, DealWin, Ruleset
 __all__ = ["IllegalAction", "Layout", "RulesetError", "State", "deal", "MAX_TURNS"]
 
 
-# The attributes of a State (its slots), named once: State.clone copies them all.
+# The attributes of a State (its slots), named once (tests/test_properties.py checks that
+# State.clone copies each one).
 _SLOTS = (
-        "ruleset", "pack", "melds", "num_players", "dealer", "stake", "unit", "hands", "hand_value",
-        "hand_sig", "hand_discards", "stock", "discard_pile", "spreads", "first_seat", "current",
-        "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
-        "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
-        "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-        "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
-        "public_cards", "last_discard", "upcard", "side_of")
+    "ruleset", "pack", "melds", "num_players", "dealer", "stake", "unit", "hands", "hand_value",
+    "hand_sig", "hand_discards", "stock", "discard_pile", "spreads", "first_seat", "current",
+    "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
+    "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
+    "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
+    "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
+    "public_cards", "last_discard", "upcard", "side_of")
 
 
 class State(TurnFlow):
@@ -400,8 +401,6 @@ class State(TurnFlow):
             raise RulesetError(str(exc)) from None
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores,
                           scored=[claimants[s].id for s in seats] + scored)
-
-
 
 
 def _antes(state: State, ante: Any) -> None:
