@@ -11,7 +11,7 @@ from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.language.rng import Rng
-from tonkdsl.tools.bots import bot_problem, greedy_bot, policy
+from tonkdsl.tools.bots import bot_problem, drop_value, greedy_bot, policy
 from tonkdsl.tools.simulate import play_hand
 from tonkdsl.tools.strong import StrongBot, default_rollouts
 
@@ -166,6 +166,24 @@ def test_the_montecarlo_bot_drops_a_low_hand_and_keeps_a_high_one(name: str) -> 
         assert A.Drop() in state.legal_actions()
         chosen = montecarlo(View(state, me), state.legal_actions(), Rng(1))
         assert (type(chosen) is A.Drop) is drops, hand
+
+
+def test_the_montecarlo_bot_knocks_where_a_last_round_follows_the_knock() -> None:
+    """In hoyle-tunk a knock comes after the draw, then the discard and a round for the others:
+    no world ends at the knock, so the worlds are played on to their end. Judged only by the
+    worlds a knock ends at once (as the model players of the strong bot still judge), a knock
+    there is worth nothing and montecarlo never knocked; played on, a knock with 1 unmatched
+    after the discard is worth some 30 points against a hand dealt at random, and it knocks."""
+    rs = load_ruleset("hoyle-tunk")
+    state = deal(rs, 2, seed=2)
+    me = state.current_player()
+    state.apply(A.DrawStock())
+    state.set_hand(me, _ids(state, "3C 4C 5C 6D 6H 6S AH KD"))
+    assert A.Drop() in state.legal_actions()
+    view = View(state, me)
+    assert drop_value(view, Rng(1), 24) == 0.0
+    assert drop_value(view, Rng(1), 24, play_on=True) > 10
+    assert type(policy("montecarlo")(view, state.legal_actions(), Rng(1))) is A.Drop
 
 
 def test_an_action_replaces_the_habit_only_for_a_clear_gain() -> None:

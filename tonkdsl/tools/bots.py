@@ -8,7 +8,7 @@ from typing import Callable, Iterator, Sequence
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.interpreter.view import View
+from tonkdsl.interpreter.view import View, play_out
 from tonkdsl.language.rng import Rng
 
 Policy = Callable[[View, Sequence[A.Action], Rng], A.Action]
@@ -98,7 +98,8 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
     """A bot that decides when to drop by determinized Monte-Carlo over the unseen cards.
 
     When a drop is legal, it deals the unseen cards at random to the other hands many times,
-    drops in each of those worlds under the ruleset's own payout rules, and drops when the
+    drops in each of those worlds under the ruleset's own payout rules (where a discard or a last
+    round follows the drop, greedy players play the world to its end), and drops when the
     average gain beats ``margin`` (in stakes; on a score sheet the gain is the score against the
     others' average, :func:`hand_value`). It also takes the top discard when that card
     completes a spread. Otherwise it plays like the greedy bot.
@@ -108,7 +109,7 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
         kinds = {type(a): a for a in legal}
         if A.Claim in kinds:
             return kinds[A.Claim]
-        if A.Drop in kinds and drop_value(view, rng, samples) > margin * view.stake:
+        if A.Drop in kinds and drop_value(view, rng, samples, play_on=True) > margin * view.stake:
             return kinds[A.Drop]
         if A.DrawDiscard in kinds and view.top_discard is not None and completes_spread(view):
             return kinds[A.DrawDiscard]
@@ -117,13 +118,15 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
     return choose
 
 
-def drop_value(view: View, rng: Rng, samples: int) -> float:
+def drop_value(view: View, rng: Rng, samples: int, play_on: bool = False) -> float:
     """What a drop now is worth on average over ``samples`` worlds dealt from the view
-    (:func:`hand_value`: money, or points on a score sheet)."""
+    (:func:`hand_value`: money, or points on a score sheet). A drop that does not end the hand
+    at once (a discard or a last round follows it) counts for nothing, unless ``play_on``: then
+    greedy players play each world to its end after the drop."""
     rs = view.ruleset
     points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
     return sum(hand_value(out, view.seat, points, lowest_wins, view.sides)
-               for out in drop_outcomes(view, rng, samples)) / samples
+               for out in drop_outcomes(view, rng, samples, play_on)) / samples
 
 
 def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool,
@@ -145,11 +148,15 @@ def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool,
     return float(values[seat])
 
 
-def drop_outcomes(view: View, rng: Rng, samples: int) -> Iterator[Outcome]:
-    """The endings of a drop now in ``samples`` worlds dealt from the view (search bots)."""
+def drop_outcomes(view: View, rng: Rng, samples: int, play_on: bool = False) -> Iterator[Outcome]:
+    """The endings of a drop now in ``samples`` worlds dealt from the view (search bots); with
+    ``play_on``, a world the drop does not end is played to its end by greedy players (who
+    draw nothing from ``rng``, so the worlds dealt after it are those dealt without it)."""
     for _ in range(samples):
         world = view.determinize(rng)
         world.apply(A.Drop())
+        if play_on and not world.is_terminal():
+            play_out(world, [greedy_bot] * world.num_players, rng)
         out = world.outcome()
         if out is not None:
             yield out
