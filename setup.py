@@ -1,7 +1,7 @@
 """Build of tonkdsl: the package, its data, and the interpreter compiled by mypyc where it can be.
 
 ``pip install .`` compiles the modules of ``tonkdsl/interpreter/`` listed in ``COMPILED`` with
-mypyc (C extensions that run the same code 1.5 times as fast). Where that cannot be done (no C
+mypyc (C extensions that run the same code about 1.6 times as fast). Where that cannot be done (no C
 compiler, mypyc failing, ``TONKDSL_PURE=1`` in the environment, or an editable install, whose
 compiled files would hide edits to the sources) the package installs as plain Python, which
 gives the same results (tests/test_compiled.py checks that both play the same hands).
@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
-
-ROOT = Path(__file__).resolve().parent
 
 # The hot path of every simulation, rollout and witness search. Not compiled: actions.py
 # (ActionList subclasses list) and table.py (RulesetError subclasses RuntimeError), which mypyc

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,15 +48,10 @@ def run_in(python: str, cwd: Path, quick: bool = False, pure: bool = False) -> l
     root = Path(__file__).resolve().parent.parent
     env = {"PYTHONPATH": str(root)} if pure else {}
     argv = [python, *([] if pure else ["-P"]), str(Path(__file__).resolve()), *(["--quick"] if quick else [])]
-    done = subprocess.run(argv, cwd=cwd, env={**_base_env(), **env}, capture_output=True, text=True, check=False)
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(argv, cwd=cwd, env={**base, **env}, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.splitlines()
-
-
-def _base_env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 if __name__ == "__main__":
