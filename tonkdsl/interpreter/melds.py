@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.language.cards import Pack
-    from tonkdsl.language.ruleset import Ruleset
+    from tonkdsl.language.ruleset import Ruleset, Window
 
 BOOK, RUN = "book", "run"
 # For MeldRules._grow: natural cards that differ in rank (or in suit), and the suit of a card
@@ -68,7 +68,8 @@ class MeldRules:
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
-        "claims_in_play", "play_extras", "_arrangements", "drop_reads_hand", "hand_drops")
+        "claims_in_play", "play_extras", "_arrangements", "drop_reads_hand", "hand_drops", "guards",
+        "spread_checked", "free_discard_draw")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -100,12 +101,24 @@ class MeldRules:
         self.has_claims = any(w.claim is not None for w in rs.deal_wins)
         self.draws_stock = "stock" in rs.draw_from
         self.draws_discard = "discard" in rs.draw_from
+        # The rules of turn.in_turn by (step, action): the conditions on the player to move's own
+        # actions beyond the keys' own. Empty for most rulesets: each check is one dict lookup.
+        guards: dict[tuple[str, str], list["Window"]] = {}
+        for w in rs.in_turn:
+            for at in sorted(w.at):
+                guards.setdefault((at, w.do), []).append(w)
+        self.guards = {key: tuple(ws) for key, ws in guards.items()}
+        # Taking the discard into a hand that keeps other cards needs no check unless the card
+        # must be played at once, or a rule of turn.in_turn guards it (TurnRules._start_options).
+        self.free_discard_draw = len(by_name) == len(pack.names) and ("turn_start", "draw_discard") not in self.guards
+        # Whether a spread needs its condition asked (turn.spread.allowed, or a rule of turn.in_turn).
+        self.spread_checked = rs.spread_allowed is not None or ("after_draw", "spread") in self.guards
         # The start-of-turn actions (bits: 1 drop, 2 claim, 4 draw stock, 8 draw discard) that
         # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
         drop = rs.drop_allowed.constant
         at_start = "start" in rs.drop_at
         # A drop allowed always is still refused in the last round after a drop: then it varies.
-        always = drop is True and not rs.last_round
+        always = drop is True and not rs.last_round and ("turn_start", "drop") not in self.guards
         self.start_kinds = (1 if always and at_start else 0) | (4 if self.draws_stock else 0)
         self.drop_varies = at_start and not always and drop is not False
         # A drop (knock) may be made after drawing, before the discard or instead of it.

@@ -17,9 +17,12 @@ from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, NO_SLOTS, IllegalAction, PlayerStats, TableSpread
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
-from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
+from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset, Window
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
+# The two steps of the player to move's own turn, named as the moments of the asking are
+# (turn.in_turn guards the actions of each).
+TURN_START, AFTER_DRAW = "turn_start", "after_draw"
 
 
 class TurnRules:
@@ -85,7 +88,7 @@ class TurnRules:
     def _with_play_drop(self, seat: int) -> A.ActionList: raise NotImplementedError
     def _drop_ok_without(self, seat: int, card: int) -> bool: raise NotImplementedError
     def _knock(self, seat: int) -> None: raise NotImplementedError
-    def _refuse_drop(self, seat: int) -> None: raise NotImplementedError
+    def _refuse_drop(self, seat: int, at: str = TURN_START) -> None: raise NotImplementedError
     def _rebuild_stock(self) -> bool: raise NotImplementedError
     def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool: raise NotImplementedError
     def _after_discard(self, seat: int, card: int) -> bool: raise NotImplementedError
@@ -133,7 +136,7 @@ class TurnRules:
         # Taking the discard into a hand that keeps other cards needs no check unless the card
         # must be played at once (see _can_draw_discard).
         if melds.draws_discard and self.discard_pile and (
-                (self.hands[seat] and not self.ruleset.discard_must_be_used and melds.unique_names)
+                (self.hands[seat] and not self.ruleset.discard_must_be_used and melds.free_discard_draw)
                 or self._can_draw_discard(seat)):
             kinds |= 8
         if kinds & 12 == 12 and self.ruleset.must_take is not None and self._test(self.ruleset.must_take, seat):
@@ -165,6 +168,8 @@ class TurnRules:
     def _bonus_claims(self, seat: int) -> list[Bonus]:
         """The bonuses paid on claim that ``seat`` may claim now: not yet claimed this hand, and
         their condition holds."""
+        if self.melds.guards and self._guard_fails(AFTER_DRAW, "claim", seat) is not None:
+            return []
         ctx = self._ctx(actor=seat)
         return [b for b in self.ruleset.bonuses if b.on == "claim" and b.transfer.id not in self.rules_taken
                 and (b.transfer.when is None or self._eval(b.transfer.when, ctx))]
@@ -172,7 +177,9 @@ class TurnRules:
     def _do_claim_bonus(self, seat: int, action: A.Action) -> None:
         claims = self._bonus_claims(seat) if self.melds.claims_in_play else []
         if not claims:
-            raise IllegalAction("there is nothing to claim now")
+            raise IllegalAction(self._guard_refusal(AFTER_DRAW, "claim", seat, "claim now")
+                                or "there is nothing to claim now")
+        self._note_guards(AFTER_DRAW, "claim")
         for bonus in claims:
             self.rules_taken.append(bonus.transfer.id)
             self._bonuses_paid(bonus, seat)
@@ -201,7 +208,7 @@ class TurnRules:
                     if key in seen:
                         continue
                     seen.add(key)
-                if (rs.spread_allowed is None or self._may_spread(seat, combo)) and not self._strands(seat, combo, spread):
+                if (not melds.spread_checked or self._may_spread(seat, combo)) and not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
                 out.spans = {A.Spread: (0, len(out))}
@@ -329,13 +336,54 @@ class TurnRules:
         rs = self.ruleset
         return rs.discard_must_be_used or (self.eaten_turn == self.turn_number and rs.eat_spread_at_once)
 
-    def _can_drop(self, seat: int) -> bool:
-        return self.knocker is None and bool(self._test(self.ruleset.drop_allowed, seat))
+    def _can_drop(self, seat: int, at: str = TURN_START) -> bool:
+        """Whether ``seat`` may drop at this step of their turn (the drop condition, and any rule
+        of turn.in_turn on a drop there)."""
+        if self.knocker is not None or not self._test(self.ruleset.drop_allowed, seat):
+            return False
+        return not self.melds.guards or self._guard_fails(at, "drop", seat) is None
+
+    # --- the rules of turn.in_turn: conditions on the player to move's own actions ----------
+    def _guard_fails(self, at: str, do: str, seat: int, owner: int | None = None,
+                     spread: tuple[int, ...] = ()) -> Window | None:
+        """The first rule of turn.in_turn on ``do`` at step ``at`` whose condition is false for
+        ``seat`` (None: every such rule holds, or there is none)."""
+        rules = self.melds.guards.get((at, do))
+        if rules is None:
+            return None
+        roles: dict[str, Any] = {"actor": seat}
+        if owner is not None:
+            roles["owner"] = owner
+        if spread:
+            roles["spread"] = spread
+        ctx = self._ctx(**roles)
+        for rule in rules:
+            if not self._eval(rule.when, ctx):
+                return rule
+        return None
+
+    def _guard_refusal(self, at: str, do: str, seat: int, words: str, owner: int | None = None,
+                       spread: tuple[int, ...] = ()) -> str | None:
+        """The refusal quoting the rule of turn.in_turn that forbids ``do`` now, if one does."""
+        rule = self._guard_fails(at, do, seat, owner, spread) if self.melds.guards else None
+        if rule is None or rule.when is None:
+            return None
+        return f"you may not {words} (the ruleset's rule '{rule.id}': '{rule.when.source}' is false)"
+
+    def _note_guards(self, at: str, do: str) -> None:
+        """An action the rules of turn.in_turn guard was taken: name them in the outcome's rules
+        fired (lint's witness search looks for them there)."""
+        if self.melds.guards:
+            for rule in self.melds.guards.get((at, do), ()):
+                if rule.id is not None and rule.id not in self.rules_taken:
+                    self.rules_taken.append(rule.id)
 
     def _claimable(self, seat: int) -> DealWin | None:
         rs = self.ruleset
         ctx = self._ctx(actor=seat)
         if rs.claim_when is not None and not self._eval(rs.claim_when, ctx):
+            return None
+        if self.melds.guards and self._guard_fails(TURN_START, "claim", seat) is not None:
             return None
         for rule in rs.deal_wins:
             if rule.claim is not None and self._eval(rule.claim, ctx) and self._eval(rule.when, ctx):
@@ -345,6 +393,8 @@ class TurnRules:
     def _can_draw_discard(self, seat: int) -> bool:
         rs = self.ruleset
         if "discard" not in rs.draw_from or not self.discard_pile:
+            return False
+        if self.melds.guards and self._guard_fails(TURN_START, "draw_discard", seat) is not None:
             return False
         card = self.discard_pile[-1]
         # The card must be usable at once (discard_must_be_used), or, with a hand that is empty
@@ -382,7 +432,9 @@ class TurnRules:
     def _may_spread(self, seat: int, combo: Sequence[int]) -> bool:
         """Whether the ruleset lets ``seat`` lay ``combo`` as a spread now (turn.spread.allowed)."""
         allowed = self.ruleset.spread_allowed
-        return allowed is None or bool(self._eval(allowed, self._ctx(actor=seat, spread=tuple(combo))))
+        if allowed is not None and not self._eval(allowed, self._ctx(actor=seat, spread=tuple(combo))):
+            return False
+        return not self.melds.guards or self._guard_fails(AFTER_DRAW, "spread", seat, spread=tuple(combo)) is None
 
     def _hit_options(self, seat: int, hand: Sequence[int] | None = None) -> list[tuple[int, tuple[int, ...]]]:
         rs = self.ruleset
@@ -404,6 +456,8 @@ class TurnRules:
             if fits is None:
                 fits = sp.fits = melds.accepts(sp.cards, sp.kind)
             if not fits & held or not self._may_hit(seat, sp):
+                continue
+            if melds.guards and self._guard_fails(AFTER_DRAW, "hit", seat, owner=sp.owner) is not None:
                 continue
             for combo in melds.hits_on(sp.cards, sp.kind, cards, limit, fits):
                 out.append((i + 1, combo))
@@ -516,12 +570,15 @@ class TurnRules:
         if "start" not in self.ruleset.drop_at:
             raise IllegalAction("in this ruleset you drop after drawing, not at the start of your turn")
         self._refuse_drop(seat)
+        self._note_guards(TURN_START, "drop")
         self._knock(seat)
 
     def _do_claim(self, seat: int, action: A.Action) -> None:
         rule = self._claimable(seat)
         if rule is None:
-            raise IllegalAction("there is no win to claim now")
+            raise IllegalAction(self._guard_refusal(TURN_START, "claim", seat, "claim now")
+                                or "there is no win to claim now")
+        self._note_guards(TURN_START, "claim")
         self._finish_deal_wins({seat: rule}, [seat])
 
     def _do_draw_stock(self, seat: int, action: A.Action) -> None:
@@ -545,8 +602,10 @@ class TurnRules:
         if not self.discard_pile:
             raise IllegalAction("the discard pile is empty")
         if not self._can_draw_discard(seat):
-            raise IllegalAction("a card taken from the discard pile must go into a spread at once, "
+            raise IllegalAction(self._guard_refusal(TURN_START, "draw_discard", seat, "take the discard now")
+                                or "a card taken from the discard pile must go into a spread at once, "
                                 "and this one cannot")
+        self._note_guards(TURN_START, "draw_discard")
         self._draw(seat, self.discard_pile.pop(), True)
         if self.melds.asks_after_draw:
             asking.open_at(self, "after_draw", seat)  # type: ignore[arg-type]
@@ -560,8 +619,10 @@ class TurnRules:
         if kind is None:
             raise IllegalAction(f"{' '.join(action.cards)} is not a spread ({self.melds.describe()})")
         if not self._may_spread(seat, cards):
-            raise IllegalAction(f"you may not lay a spread now (the ruleset's spread condition "
+            raise IllegalAction(self._guard_refusal(AFTER_DRAW, "spread", seat, "lay a spread now", spread=tuple(cards))
+                                or f"you may not lay a spread now (the ruleset's spread condition "
                                 f"'{self.ruleset.spread_allowed.source}' is false)")  # type: ignore[union-attr]
+        self._note_guards(AFTER_DRAW, "spread")
         self._remove(seat, cards)
         self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self.melds.table_order.__getitem__)))
         self.spread_log.append((seat, len(cards)))
@@ -589,12 +650,16 @@ class TurnRules:
                 raise IllegalAction(f"you may not hit spread {action.target} now (the ruleset's hit condition "
                                     f"'{rs.hit_allowed.source}' is false)")
             raise IllegalAction("you may not hit that player's spread in this ruleset")
+        refused = self._guard_refusal(AFTER_DRAW, "hit", seat, f"hit spread {action.target} now", owner=sp.owner)
+        if refused is not None:
+            raise IllegalAction(refused)
         if rs.hits_per_turn is not None and self.hit_cards_this_turn + len(cards) > rs.hits_per_turn:
             raise IllegalAction(f"only {rs.hits_per_turn} card(s) may be played onto spreads per turn")
         check = self.melds.is_book if sp.kind == "book" else self.melds.is_run
         if not check(sp.cards + cards):
             raise IllegalAction(f"{' '.join(action.cards)} does not fit spread {action.target} "
                                 f"({' '.join(self.pack.names[c] for c in sp.cards)})")
+        self._note_guards(AFTER_DRAW, "hit")
         self._remove(seat, cards)
         sp.cards, sp.fits = sorted(sp.cards + cards, key=self.melds.table_order.__getitem__), None
         self.stats[seat].hits += len(cards)
@@ -812,6 +877,20 @@ class TurnRules:
                 return -1
             self.last_round_left -= 1
         return seat
+
+
+# The player to move's own actions that the rules of turn.in_turn guard: the steps at which each
+# can be offered, and whether a ruleset offers it there at all. Lint reads it to warn of a rule
+# that guards an action never offered (rule-for-disabled); a new guarded action is an entry.
+OFFERED_AT: dict[tuple[str, str], Callable[[Ruleset], bool]] = {
+    (TURN_START, "drop"): lambda rs: "start" in rs.drop_at,
+    (AFTER_DRAW, "drop"): lambda rs: "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at,
+    (TURN_START, "claim"): lambda rs: any(w.claim is not None for w in rs.deal_wins),
+    (AFTER_DRAW, "claim"): lambda rs: any(b.on == "claim" for b in rs.bonuses),
+    (TURN_START, "draw_discard"): lambda rs: "discard" in rs.draw_from,
+    (AFTER_DRAW, "spread"): lambda rs: True,
+    (AFTER_DRAW, "hit"): lambda rs: rs.hit_books or rs.hit_runs,
+}
 
 
 # The start of a turn offers a few of four actions: each combination is built once.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.table import NO_SLOTS, IllegalAction, TableSpread
-from tonkdsl.interpreter.turn import _DROP, _NO_CARDS, _NO_SPANS, TurnRules
+from tonkdsl.interpreter.turn import _DROP, _NO_CARDS, _NO_SPANS, AFTER_DRAW, TURN_START, TurnRules
 from tonkdsl.language.rng import Rng, derive_seed
 
 _REBUILD_SALT = 0x5700C  # a rebuilt stock's shuffle draws apart from the deal's
@@ -62,7 +62,9 @@ class TurnFlow(TurnRules):
         if self.knock_declared or self.knocker is not None:
             return False
         if "instead_of_discard" in rs.drop_at:
-            return self._can_drop(seat)
+            return self._can_drop(seat, AFTER_DRAW)
+        if self.melds.guards and self._guard_fails(AFTER_DRAW, "drop", seat) is not None:
+            return False  # (read before the memory below: a rule of turn.in_turn may read more than the hand)
         if self.taken_discard in self.hands[seat] and self._must_use_taken():
             return False  # the discard that completes the drop may not come before that card is spread
         m = self.melds
@@ -116,11 +118,14 @@ class TurnFlow(TurnRules):
             self.hand_value[seat] += m.value[card]
             self.hand_sig[seat] += m.card_sig[card]
 
-    def _refuse_drop(self, seat: int) -> None:
+    def _refuse_drop(self, seat: int, at: str = TURN_START) -> None:
         if self.knocker is not None:
             raise IllegalAction(f"a drop is already made: this is the last round after "
                                 f"{'your' if self.knocker == seat else 'that'} drop")
-        if not self._can_drop(seat):
+        refused = self._guard_refusal(at, "drop", seat, "drop now") if self._test(self.ruleset.drop_allowed, seat) else None
+        if refused is not None:
+            raise IllegalAction(refused)
+        if not self._can_drop(seat, at):
             raise IllegalAction("you may not drop now (the ruleset's drop condition "
                                 f"'{self.ruleset.drop_allowed.source}' is false)")
 
@@ -133,7 +138,8 @@ class TurnFlow(TurnRules):
         if self.knock_declared:
             raise IllegalAction("you have dropped: discard a card to end your turn")
         if "instead_of_discard" in rs.drop_at:
-            self._refuse_drop(seat)
+            self._refuse_drop(seat, AFTER_DRAW)
+            self._note_guards(AFTER_DRAW, "drop")
             self._knock(seat)
             return
         if self.knocker is not None:
@@ -142,8 +148,10 @@ class TurnFlow(TurnRules):
             raise IllegalAction("you may not drop now: the card you took from the discard pile must go into a "
                                 "spread first")
         if not self._can_drop_in_play(seat):
-            raise IllegalAction("you may not drop now: no discard leaves a hand that meets the ruleset's drop "
+            raise IllegalAction(self._guard_refusal(AFTER_DRAW, "drop", seat, "drop now")
+                                or "you may not drop now: no discard leaves a hand that meets the ruleset's drop "
                                 f"condition '{rs.drop_allowed.source}'")
+        self._note_guards(AFTER_DRAW, "drop")
         self.knock_declared = True
 
     def _knock(self, seat: int) -> None:

@@ -217,6 +217,9 @@ class Ruleset:
     eat_allowed: Compiled | None  # None: no eating
     eat_spread_at_once: bool
     windows: tuple[Window, ...]  # who may act out of turn, and when (eating among them)
+    # Conditions on the player to move's own actions at the steps of their turn (turn.in_turn):
+    # windows whose 'by' is the player to move, at turn_start or after_draw.
+    in_turn: tuple[Window, ...]
     ante: Compiled | None  # what each player puts into the pot at the deal (None: no pot)
     bonuses: tuple[Bonus, ...]
     most_lost: Compiled | None  # caps on what one hand's ending costs or brings a player
@@ -561,6 +564,16 @@ class _Builder:
             when = self.expr(base + ("when",), BOOL, act, required=False)
             if isinstance(w, dict):
                 windows.append(Window(str(w.get("do")), frozenset(w.get("at") or ()), by, when, str(w.get("id"))))
+        in_turn = []  # conditions on the player to move's own actions, step by step
+        for j, w in enumerate(self.get(("turn", "in_turn")) or []):
+            if not isinstance(w, dict):
+                continue
+            do = str(w.get("do"))
+            # A hit's condition may read the spread's owner, a spread's condition its cards.
+            when = self.expr(("turn", "in_turn", j, "when"), BOOL, ("actor", "owner") if do == "hit" else act,
+                             card_sets=("spread",) if do == "spread" else ())
+            if when is not None:
+                in_turn.append(Window(do, frozenset(w.get("at") or ()), None, when, str(w.get("id"))))
         ante = self.expr(("pot", "ante"), NUM, (), subject=False, required=False)
         bonuses = []
         for j, b in enumerate(self.get(("bonuses",)) or []):
@@ -653,7 +666,7 @@ class _Builder:
             first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
             stock_rebuild=int((d.get("stock") or {}).get("rebuild", 0)),
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
-            eat_allowed=eat_allowed, windows=tuple(windows), eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
+            eat_allowed=eat_allowed, windows=tuple(windows), in_turn=tuple(in_turn), eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
             ante=ante, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),

@@ -14,7 +14,7 @@ from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import load_schema
 from tonkdsl.tools.explain.words import amount, payment, words
-from tonkdsl.tools.explain.sheet import out_of_turn_rule
+from tonkdsl.tools.explain.sheet import in_turn_rule, out_of_turn_rule
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,8 @@ def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
         by, when = item.get("by"), item.get("when")
         return f"{item['id']}: " + out_of_turn_rule(str(item.get("do", "?")), item.get("at") or [],
                                                      None if by is None else str(by), None if when is None else str(when))
+    if kind == "in_turn":
+        return f"{item['id']}: " + in_turn_rule(str(item.get("do", "?")), item.get("at") or [], str(item.get("when", "true")))
     return f"{item['id']}"
 
 
@@ -104,6 +106,8 @@ def _kind(path: tuple[Any, ...]) -> str:
         return "bonus"
     if path == ("turn", "out_of_turn"):
         return "out_of_turn"
+    if path == ("turn", "in_turn"):
+        return "in_turn"
     if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
         return "transfer"
     return "entry"
@@ -111,7 +115,7 @@ def _kind(path: tuple[Any, ...]) -> str:
 
 _ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry",
                "custom": "Custom at a physical table", "bonus": "Bonus paid at once",
-               "out_of_turn": "Rule out of turn"}
+               "out_of_turn": "Rule out of turn", "in_turn": "Rule on the player to move's own actions"}
 
 
 def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:

@@ -84,6 +84,27 @@ def out_of_turn_rule(do: str, at: Any, by: str | None, when: str | None) -> str:
     return f"{moments}, {who} may {_DOES.get(do, do)}" + (f", when {conds}" if conds else "")
 
 
+_STEP = {"turn_start": "before drawing", "after_draw": "after drawing"}
+_OWN = {"drop": "drop", "claim": "claim", "draw_discard": "take the top discard", "spread": "lay a spread",
+        "hit": "hit a spread"}
+
+
+def in_turn_rule(do: str, at: Any, when: str) -> str:
+    """One rule of turn.in_turn in words: "before drawing, you may drop only when you have had 1
+    turn" (the rules sheet, tonk diff)."""
+    steps = " or ".join(_STEP[m] for m in sorted(at, key=list(_STEP).index) if m in _STEP)
+    return f"{steps}, you may {_OWN.get(do, do)} only when {words(str(when), 'you')}"
+
+
+def _in_turn(rs: Ruleset) -> list[str]:
+    """The sentences of turn.in_turn: the conditions on the player to move's own actions."""
+    if not rs.in_turn:
+        return []
+    return ["Your own actions, step by step:"] + [
+        f"- {w.id}: " + in_turn_rule(w.do, w.at, "true" if w.when is None else w.when.source) + "."
+        for w in rs.in_turn]
+
+
 def _out_of_turn(rs: Ruleset) -> list[str]:
     """The sentences of turn.out_of_turn: who may act, when, besides the player to move."""
     rules = [w for w in rs.windows if w.id is not None]
@@ -346,6 +367,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
                           "their turn from there; the players in between lose their turn. When several want it, "
                           "the one nearest the discarder's left has it.")
+    turn.lines += _in_turn(rs)
     turn.lines += _out_of_turn(rs)
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
         exc = f", except when {words(rs.hold_except.source, 'you')}" if rs.hold_except is not None else ""

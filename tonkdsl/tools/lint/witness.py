@@ -89,6 +89,8 @@ def targets(rs: Ruleset) -> list[Target]:
             for j, b in enumerate(rs.bonuses)]
     out += [Target(f"rule:{w['id']}", f"the rule out of turn '{w['id']}'", ("turn", "out_of_turn", j))
             for j, w in enumerate((rs.data.get("turn") or {}).get("out_of_turn") or [])]
+    out += [Target(f"rule:{w.id}", f"the rule of the turn '{w.id}'", ("turn", "in_turn", j))
+            for j, w in enumerate(rs.in_turn)]
     if rs.ante is not None:
         out.append(Target("rule:ante", "the ante", ("pot", "ante")))
     for counter in rs.counters:
