@@ -118,3 +118,23 @@ def test_a_claim_rule_holds_the_bonus_back_until_its_condition() -> None:
 def test_without_rules_of_the_turn_no_action_is_guarded(ref: Any) -> None:
     rs = load_ruleset(ref)
     assert rs.in_turn == () and State(rs, 2, 0, 1).melds.guards == {}
+
+
+def test_a_card_that_must_be_spread_at_once_is_not_offered_where_a_rule_forbids_the_spread(write: Any) -> None:
+    base = f"""extends: {TESTS.parent / 'rulesets' / 'standard.yaml'}
+name: Use the discard at once
+turn:
+  draw: {{discard_must_be_used: true}}
+"""
+    rule = """  in_turn:
+    - {id: spreads-from-round-two, do: spread, at: [after_draw], when: round >= 2}
+"""
+    offered = {}
+    for name, text in (("plain", base), ("ruled", base + rule)):
+        state = placed(write(f"{name}.yaml", text), 2, {0: ["5H", "6H", "9C", "KS", "QD"]})
+        at = next(i for i, c in enumerate(state.stock) if state.pack.names[c] == "7H")
+        state.discard_pile.append(state.stock.pop(at))
+        offered[name] = A.DrawDiscard in kinds(state)
+    # 7H makes the run 5H 6H 7H; where no spread may be laid in the first round, taking it would
+    # leave Ann holding a card she must spread and cannot: it is not offered.
+    assert offered == {"plain": True, "ruled": False}

@@ -415,7 +415,7 @@ class TurnRules:
         """Whether ``card`` taken into ``seat``'s hand can go into a spread, or onto one, at once."""
         hand = self.hands[seat] + [card]
         spreads = [combo for combo in self.melds.spreads_in(hand) if card in combo]
-        if spreads and self.ruleset.spread_allowed is not None:
+        if spreads and self.melds.spread_checked:
             # The spread condition reads the hand the card would join: asked of a twin holding it.
             twin = self.clone()
             if twin.discard_pile and twin.discard_pile[-1] == card:
