@@ -4,11 +4,13 @@ fired, and a ruleset without such rules plays exactly as before."""
 from typing import Any
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tonkdsl import load_ruleset
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, State
 from conftest import TESTS
+from legality import check_hand
 from test_turn_flow import placed
 
 VAR = TESTS / "variations"
@@ -138,3 +140,29 @@ turn:
     # 7H makes the run 5H 6H 7H; where no spread may be laid in the first round, taking it would
     # leave Ann holding a card she must spread and cannot: it is not offered.
     assert offered == {"plain": True, "ruled": False}
+
+
+# Rules of turn.in_turn drawn at random over rulesets whose turns differ (a card taken that must
+# be spread at once, a knock after the draw, a bonus paid on claim, eating): a legal action
+# exists until the hand ends and every legal action applies (tests/legality.py).
+_BASES = ["v15-discard-must-be-used.yaml", "x15-knock-before-discard.yaml", "x30-claim-bonus.yaml",
+          "x15-eating.yaml", "v14-hit-ends-turn.yaml"]
+_CONDITIONS = ["round >= 2", "turns % 2 == 1", "count <= 20", "spreads >= 1", "stock >= 20", "false"]
+_STEP_KINDS = [("turn_start", "drop"), ("turn_start", "draw_discard"), ("turn_start", "claim"),
+               ("after_draw", "spread"), ("after_draw", "hit"), ("after_draw", "drop"), ("after_draw", "claim")]
+
+
+@settings(max_examples=150)
+@given(base=st.sampled_from(_BASES),
+       rules=st.lists(st.tuples(st.sampled_from(_STEP_KINDS), st.sampled_from(_CONDITIONS)), min_size=1, max_size=4),
+       seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+def test_random_rules_of_the_turn_keep_every_hand_playable(tmp_path_factory: Any, base: str, rules: list[Any],
+                                                           seed: int, players: int) -> None:
+    lines = [f"extends: {VAR / base}", "name: Random rules of the turn", "turn:", "  in_turn:"]
+    for j, ((at, do), when) in enumerate(rules):
+        lines.append(f"    - {{id: r{j}, do: {do}, at: [{at}], when: '{when}'}}")
+    path = tmp_path_factory.mktemp("in_turn") / "rules.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rs = load_ruleset(path)
+    for hand in range(5):  # several hands a ruleset: a ruleset is the costly draw
+        assert list(check_hand(rs, players, (seed + hand) % 2**32)) == [], hand
