@@ -166,3 +166,21 @@ def test_random_rules_of_the_turn_keep_every_hand_playable(tmp_path_factory: Any
     rs = load_ruleset(path)
     for hand in range(5):  # several hands a ruleset: a ruleset is the costly draw
         assert list(check_hand(rs, players, (seed + hand) % 2**32)) == [], hand
+
+
+def test_an_eater_is_asked_about_the_turn_they_will_play_in(write: Any) -> None:
+    # Spreads only on one's first turn: Cy has had no turn yet when Ann discards 7H, and eating
+    # it gives her her first: the rule is read as it will be when she plays, so she may eat it
+    # for 5H 6H 7H (asked before the eat, turns == 0 would refuse it).
+    path = write("eat-first.yaml", f"""extends: {VAR / 'x15-eating.yaml'}
+name: Eat to spread on your first turn only
+turn:
+  in_turn:
+    - {{id: spreads-first-turn, do: spread, at: [after_draw], when: turns == 1}}
+""")
+    state = placed(path, 3, {0: ["7H", "9C", "KS", "QD", "JD"], 2: ["5H", "6H", "2C", "KC", "QC"]})
+    state.apply("draw stock")
+    state.apply("discard 7H")
+    assert A.Eat in {type(a) for a in state.legal_actions(2)}
+    state.apply("eat", 2)
+    assert state.current == 2 and A.Spread(("5H", "6H", "7H")) in state.legal_actions()

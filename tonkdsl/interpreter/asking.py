@@ -223,7 +223,15 @@ def _may_eat(state: "State", seat: int, asking: Asking) -> bool:
     card = state.discard_pile[-1]
     if not state.ruleset.eat_spread_at_once and not state._stuck_with_twins(seat, card):
         return True
-    return state._fits_at_once(seat, card)  # the card must go into a spread (or onto one) at once
+    # The card must go into a spread (or onto one) at once. Where a condition on spreads or hits
+    # reads the state, it is asked of a twin that has eaten: the turn passed to the eater first.
+    taken = None
+    if state.melds.play_conditions:
+        taken = state.clone()
+        taken.asking = None
+        taken.out_of_turn_seat = None
+        _eat(taken, seat, asking)
+    return state._fits_at_once(seat, card, taken)
 
 
 def _eat(state: "State", seat: int, asking: Asking) -> None:

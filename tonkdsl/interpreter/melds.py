@@ -69,7 +69,7 @@ class MeldRules:
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "drop_reads_hand", "hand_drops", "guards",
-        "spread_checked", "free_discard_draw")
+        "spread_checked", "free_discard_draw", "play_conditions")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -113,6 +113,9 @@ class MeldRules:
         self.free_discard_draw = len(by_name) == len(pack.names) and ("turn_start", "draw_discard") not in self.guards
         # Whether a spread needs its condition asked (turn.spread.allowed, or a rule of turn.in_turn).
         self.spread_checked = rs.spread_allowed is not None or ("after_draw", "spread") in self.guards
+        # Whether a spread or a hit may depend on the state (a condition reads it): then whether a
+        # card taken can be played at once is asked of a twin holding it (TurnRules._fits_at_once).
+        self.play_conditions = self.spread_checked or bool(self.guards) or rs.hit_allowed is not None
         # The start-of-turn actions (bits: 1 drop, 2 claim, 4 draw stock, 8 draw discard) that
         # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
         drop = rs.drop_allowed.constant

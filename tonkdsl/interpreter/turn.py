@@ -411,18 +411,26 @@ class TurnRules:
         names = self.pack.names
         return self.ruleset.not_the_card_taken and all(names[c] == names[card] for c in self.hands[seat])
 
-    def _fits_at_once(self, seat: int, card: int) -> bool:
-        """Whether ``card`` taken into ``seat``'s hand can go into a spread, or onto one, at once."""
+    def _fits_at_once(self, seat: int, card: int, taken: Any = None) -> bool:
+        """Whether ``card`` taken into ``seat``'s hand can go into a spread, or onto one, at once.
+        ``taken``: the state in which ``seat`` plays once holding it (eating passes the turn to
+        the eater first); by default ``seat`` draws it now."""
         hand = self.hands[seat] + [card]
         spreads = [combo for combo in self.melds.spreads_in(hand) if card in combo]
-        if spreads and self.melds.spread_checked:
-            # The spread condition reads the hand the card would join: asked of a twin holding it.
+        if not self.melds.play_conditions:
+            return bool(spreads) or any(card in combo for _, combo in self._hit_options(seat, hand))
+        # The conditions on spreads and hits read the state the card is played in (the hand it
+        # joins; an eater's turns once the turn has passed to them): asked of a twin in it.
+        twin = taken
+        if twin is None:
             twin = self.clone()
             if twin.discard_pile and twin.discard_pile[-1] == card:
                 twin.discard_pile.pop()
             twin._draw(seat, card, True)
-            spreads = [combo for combo in spreads if twin._may_spread(seat, combo)]
-        return bool(spreads) or any(card in combo for _, combo in self._hit_options(seat, hand))
+        if twin.is_terminal():  # taking it ends the hand (the turn cap): nothing is left to play
+            return True
+        return (any(twin._may_spread(seat, combo) for combo in spreads)
+                or any(card in combo for _, combo in twin._hit_options(seat)))
 
     def discard_fits(self, seat: int) -> bool:
         """Whether the top discard would go into a spread at once for ``seat``, with cards in hand
