@@ -122,12 +122,12 @@ class TurnFlow(TurnRules):
         if self.knocker is not None:
             raise IllegalAction(f"a drop is already made: this is the last round after "
                                 f"{'your' if self.knocker == seat else 'that'} drop")
-        refused = self._guard_refusal(at, "drop", seat, "drop now") if self._test(self.ruleset.drop_allowed, seat) else None
-        if refused is not None:
-            raise IllegalAction(refused)
-        if not self._can_drop(seat, at):
+        if not self._test(self.ruleset.drop_allowed, seat):
             raise IllegalAction("you may not drop now (the ruleset's drop condition "
                                 f"'{self.ruleset.drop_allowed.source}' is false)")
+        refused = self._guard_refusal(at, "drop", seat, "drop now")  # a rule of turn.in_turn
+        if refused is not None:
+            raise IllegalAction(refused)
 
     def _do_play_drop(self, seat: int, action: A.Action) -> None:
         """A drop after drawing: it ends the turn (instead of the discard), or the discard that

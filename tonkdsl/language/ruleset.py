@@ -218,7 +218,7 @@ class Ruleset:
     eat_spread_at_once: bool
     windows: tuple[Window, ...]  # who may act out of turn, and when (eating among them)
     # Conditions on the player to move's own actions at the steps of their turn (turn.in_turn):
-    # windows whose 'by' is the player to move, at turn_start or after_draw.
+    # one Window each, at turn_start or after_draw ('by' unused: the player to move acts).
     in_turn: tuple[Window, ...]
     ante: Compiled | None  # what each player puts into the pot at the deal (None: no pot)
     bonuses: tuple[Bonus, ...]

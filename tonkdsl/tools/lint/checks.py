@@ -572,7 +572,7 @@ class _Linter:
                              f"the counter '{name}' changes when a spread is hit, but spreads cannot be hit",
                              ("counters", name, "events", j), ("hits",))
         for j, w in enumerate(rs.in_turn):  # a rule of turn.in_turn on an action never offered there
-            steps = [step for step in sorted(w.at) if not (OFFERED_AT.get((step, w.do)) or _never)(rs)]
+            steps = [step for step in sorted(w.at) if (step, w.do) not in OFFERED_AT or not OFFERED_AT[step, w.do](rs)]
             if steps:
                 offered_at = [step for (step, do), offered in OFFERED_AT.items() if do == w.do and offered(rs)]
                 self.add("rule-for-disabled", "warning",
@@ -931,10 +931,6 @@ def _same_players(a: str, b: str, ending: str) -> bool:
         words = re.sub(r"\bself\b", "actor", " ".join(text.split()))
         return re.sub(r"\bactor\b", "dropper", words) if ending.startswith("drop") else words
     return canon(a) == canon(b)
-
-
-def _never(rs: Ruleset) -> bool:
-    return False
 
 
 # How to offer a guarded action a ruleset never offers (turn.in_turn's rule-for-disabled).
