@@ -125,7 +125,7 @@ ROLES: dict[str, str] = {
     "dropper": "the player who dropped (drop endings only)",
     "payer": "the player paying (payout amounts only)",
     "payee": "the player receiving (payout amounts only)",
-    "owner": "the owner of the spread hit (counter events and slapping only)",
+    "owner": "the owner of the spread hit (counter events, slapping, hits.allowed and the hit rules of turn.in_turn only)",
     "scored": "the player whose score changes (score entries only)",
 }
 # Plain attribute reads are operator.attrgetter: called from C, with no Python frame.
