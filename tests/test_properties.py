@@ -75,6 +75,12 @@ def assert_grouped(s: State, legal: Any) -> None:
         lo, hi = legal.spans[A.Discard]
         assert [s.pack.names[c] for c in legal.discard_cards] == [a.card for a in legal[lo:hi]]
         assert all(c in s.hands[s.current_player()] for c in legal.discard_cards)
+    for kind in legal.spans:  # without(kind) is grouped() of the others, the discards' ids kept
+        rest = legal.without(kind)
+        again = A.ActionList.grouped(a for a in legal if type(a) is not kind)
+        assert rest == again and rest.spans == again.spans and rest.discard_cards == legal.discard_cards
+    absent = next(k for k in (A.Demand, A.Slap, A.Fold) if k not in legal.spans)
+    assert legal.without(absent) is legal  # nothing to leave out: the list itself, no copy
 
 
 def play(rs: Any, players: int, seed: int, choice_seed: int, patient: bool,

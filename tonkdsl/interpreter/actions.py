@@ -148,6 +148,21 @@ class ActionList(list[Action]):
             out.extend(group)
         return out
 
+    def without(self, kind: type) -> "ActionList":
+        """This list without the actions of ``kind`` (itself when it has none): the same as
+        ``grouped`` of the others, with the card ids of the discards kept. For bots that play
+        like another bot but for one kind of action (a search bot's model players, which judge
+        their drops themselves), without grouping the list again at every decision."""
+        span = self.spans.get(kind)
+        if span is None:
+            return self
+        lo, hi = span
+        out = ActionList(self[:lo] + self[hi:])
+        out.spans = {k: (a - (hi - lo) if a >= hi else a, b - (hi - lo) if b >= hi else b)
+                     for k, (a, b) in self.spans.items() if k is not kind}
+        out.discard_cards = self.discard_cards
+        return out
+
 
 _USAGE = ("actions are: drop | draw stock | draw discard | spread <cards> | hit <cards> on <n> | "
           "discard <card> | claim | slap <card> on <n> | eat | fold | demand | pass")

@@ -113,7 +113,8 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
             return kinds[A.Drop]
         if A.DrawDiscard in kinds and view.top_discard is not None and completes_spread(view):
             return kinds[A.DrawDiscard]
-        return greedy_bot(view, [a for a in legal if type(a) is not A.Drop], rng)
+        grouped = legal if type(legal) is A.ActionList else A.ActionList.grouped(legal)
+        return greedy_bot(view, grouped.without(A.Drop), rng)
 
     return choose
 

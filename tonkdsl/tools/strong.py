@@ -120,7 +120,7 @@ class Dropper:
                 return grouped[spans[A.Drop][0]]
         if A.DrawDiscard in spans and view.top_discard is not None and completes_spread(view):
             return grouped[spans[A.DrawDiscard][0]]
-        return greedy_bot(view, [a for a in grouped if type(a) is not A.Drop], rng)
+        return greedy_bot(view, grouped.without(A.Drop), rng)
 
     def _drop_gains(self, view: View, rng: Rng) -> bool:
         return drop_value(view, rng, self.samples) > 0
