@@ -10,18 +10,26 @@ what a player sees (the view) and the legal actions, as every bot does.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Sequence
+from typing import Final, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.rng import Rng
 
-# Module names for the action kinds: the greedy bot looks them up at every decision.
-_ACTION_LIST, _CLAIM, _DROP, _DRAW_STOCK, _DRAW_DISCARD = A.ActionList, A.Claim, A.Drop, A.DrawStock, A.DrawDiscard
-_PLAYS, _DISCARD = (A.Spread, A.Hit), A.Discard
-_EAT, _PASS, _FOLD = A.Eat, A.Pass, A.Fold
-_CARDS = attrgetter("cards")
+# Module names for the action kinds: the greedy bot looks them up at every decision (Final:
+# compiled, they are read from C variables rather than looked up in the module's dict).
+_ACTION_LIST: Final = A.ActionList
+_CLAIM: Final = A.Claim
+_DROP: Final = A.Drop
+_DRAW_STOCK: Final = A.DrawStock
+_DRAW_DISCARD: Final = A.DrawDiscard
+_PLAYS: Final = (A.Spread, A.Hit)
+_DISCARD: Final = A.Discard
+_EAT: Final = A.Eat
+_PASS: Final = A.Pass
+_FOLD: Final = A.Fold
+_CARDS: Final = attrgetter("cards")
 
 
 def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 10) -> A.Action:
