@@ -128,3 +128,35 @@ def test_deadwood_remembered_is_deadwood_searched_and_the_memory_stays_bounded(d
             assert len(m._arrangements) <= 4
     finally:
         M._ARRANGEMENTS_KEPT = kept
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_deadwood_count_remembered_by_the_cards_held_in_any_order(data: Any) -> None:
+    """State.deadwood_count (the expressions' deadwood_count) is the count of the deadwood
+    searched, whatever the order of the hand it is asked of first; its memory stays bounded."""
+    import tonkdsl.interpreter.melds as M
+
+    m = melds_of(data.draw(st.sampled_from(PACKS)))
+    kept, M._ARRANGEMENTS_KEPT = M._ARRANGEMENTS_KEPT, 4
+    try:
+        for _ in range(6):
+            hand = data.draw(st.lists(st.integers(0, len(m.pack) - 1), min_size=1, max_size=8, unique=True))
+            mask = sum(1 << c for c in hand)
+            searched = sum(m.value[c] for c in m.best_arrangement(hand)[1])
+            for order in (hand, hand[::-1], data.draw(st.permutations(hand))):
+                assert m.deadwood_count(order, mask) == searched, order
+            assert len(m._dead_counts) <= 4
+    finally:
+        M._ARRANGEMENTS_KEPT = kept
+
+
+def test_state_deadwood_count_reads_the_hand_held() -> None:
+    from tonkdsl.interpreter.engine import deal
+
+    state = deal(load_ruleset("hoyle-tunk"), 3, seed=5)
+    for seat in range(3):
+        hand = state.hands[seat]
+        assert state.deadwood_count(seat) == sum(state.melds.value[c] for c in state.melds.deadwood(hand))
+        state.set_hand(seat, hand[::-1])  # the same cards in another order: the same count
+        assert state.deadwood_count(seat) == sum(state.melds.value[c] for c in state.melds.deadwood(hand))

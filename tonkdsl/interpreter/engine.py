@@ -216,6 +216,11 @@ class State(TurnFlow):
         """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""
         return self.hand_sig[seat] & self.melds.all_cards
 
+    def deadwood_count(self, seat: int) -> int:
+        """The count of the cards left out of the best arrangement of ``seat``'s hand (the
+        expressions' ``deadwood_count``)."""
+        return self.melds.deadwood_count(self.hands[seat], self.hand_sig[seat] & self.melds.all_cards)
+
     def _ctx(self, **roles: Any) -> EvalContext:
         return EvalContext(self, **roles)
 

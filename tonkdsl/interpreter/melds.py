@@ -68,7 +68,7 @@ class MeldRules:
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
-        "claims_in_play", "play_extras", "_arrangements", "drop_reads_hand", "hand_drops", "guards",
+        "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "hand_drops", "guards",
         "spread_checked", "free_discard_draw", "play_conditions")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
@@ -144,6 +144,7 @@ class MeldRules:
         # Something may join the plays after the draw (a drop, a claim): one flag for the hot path.
         self.play_extras = self.play_drop or self.claims_in_play
         self._arrangements: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._dead_counts: dict[int, int] = {}  # deadwood_count's memory, by the mask of the cards
         # A drop condition that reads nothing but the player's own hand (deadwood_count <= 5)
         # gives the same answer for the same hand and card taken: TurnFlow remembers it here
         # (a constant needs no memory).
@@ -652,6 +653,24 @@ class MeldRules:
                 self._arrangements.clear()
             dead = self._arrangements[key] = self.best_arrangement(key)[1]
         return dead
+
+    def deadwood_count(self, cards: Sequence[int], mask: int) -> int:
+        """The count of :meth:`deadwood` of ``cards``, whose card ids ``mask`` holds.
+
+        Remembered by the mask: a drop's condition or a payout that reads the deadwood count is
+        asked at every decision of every rollout of a search (hoyle-tunk), and the count, the
+        lowest an arrangement leaves, does not depend on the cards' order, so the same hand
+        held in another order is not searched again and a hit costs no tuple of the cards."""
+        got = self._dead_counts.get(mask)
+        if got is None:
+            if len(self._dead_counts) >= _ARRANGEMENTS_KEPT:
+                self._dead_counts.clear()
+            value = self.value
+            got = 0
+            for c in self.deadwood(cards):
+                got += value[c]
+            self._dead_counts[mask] = got
+        return got
 
     def best_arrangement(self, cards: Sequence[int]) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """The spreads of the best arrangement of ``cards`` (see :meth:`deadwood`) and the

@@ -151,7 +151,7 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
                    "the highest total the hand can make"),
     "totals": (list_of(NUM), lambda c, p: c.state.pack.totals(c.state.hands[p]),
                "every total the hand can make, lowest first"),
-    "deadwood_count": (NUM, lambda c, p: sum(c.state.melds.value[x] for x in c.state.melds.deadwood(c.state.hands[p])),
+    "deadwood_count": (NUM, lambda c, p: c.state.deadwood_count(p),
                        "the count of the cards left out of the hand's best arrangement of spreads"),
     "hand": (list_of(CARD), lambda c, p: tuple(c.state.hands[p]), "the cards in hand"),
     "cards": (NUM, lambda c, p: len(c.state.hands[p]), "how many cards are in hand"),
