@@ -123,12 +123,20 @@ class View:
         return self._state.stake
 
     def unseen(self) -> list[int]:
-        """Cards this player has not seen: the others' hands and the stock."""
+        """Cards this player has not seen: the others' hands and the stock (in card id order)."""
+        return self._unseen_but(0)
+
+    def _unseen_but(self, known: int) -> list[int]:
+        """The unseen cards that are not in the mask ``known``, in card id order. One mask of
+        the cards seen rather than a set: a search bot asks this of every world it deals."""
         st = self._state
-        seen = set(st.hands[self.seat]) | set(st.discard_pile)
+        seen = known | st.hand_mask(self.seat)
+        for c in st.discard_pile:
+            seen |= 1 << c
         for sp in st.spreads:
-            seen.update(sp.cards)
-        return [c for c in range(len(st.pack)) if c not in seen]
+            for c in sp.cards:
+                seen |= 1 << c
+        return [c for c in range(len(st.pack)) if not seen >> c & 1]
 
     @property
     def last_discards(self) -> tuple[int | None, ...]:
@@ -149,7 +157,7 @@ class View:
         every_known = 0
         for mask in known:
             every_known |= mask
-        cards = [c for c in self.unseen() if not every_known >> c & 1]
+        cards = self._unseen_but(every_known)
         rng.shuffle(cards)
         hands = []
         for seat in range(st.num_players):
