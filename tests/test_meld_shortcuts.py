@@ -160,3 +160,18 @@ def test_state_deadwood_count_reads_the_hand_held() -> None:
         assert state.deadwood_count(seat) == sum(state.melds.value[c] for c in state.melds.deadwood(hand))
         state.set_hand(seat, hand[::-1])  # the same cards in another order: the same count
         assert state.deadwood_count(seat) == sum(state.melds.value[c] for c in state.melds.deadwood(hand))
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_deadwood_of_a_hand_less_each_card_searched_together_is_searched_alone(data: Any) -> None:
+    """remember_deadwood_without(hand) leaves for each card the count deadwood_count finds for the
+    hand less that card on its own (the spreads of the whole hand, filtered, and one table)."""
+    m = melds_of(data.draw(st.sampled_from(PACKS)))
+    hand = data.draw(st.lists(st.integers(0, len(m.pack) - 1), min_size=2, max_size=9, unique=True))
+    mask = sum(1 << c for c in hand)
+    m._dead_counts.clear()
+    m.remember_deadwood_without(hand, mask)
+    together = {c: m._dead_counts[mask & ~(1 << c)] for c in hand}
+    alone = {c: sum(m.value[d] for d in m.best_arrangement([d for d in hand if d != c])[1]) for c in hand}
+    assert together == alone

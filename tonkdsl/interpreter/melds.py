@@ -68,7 +68,7 @@ class MeldRules:
         "spread_actions", "hit_actions", "simple_runs", "copies", "book_identical", "wild_limits",
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
-        "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "hand_drops", "guards",
+        "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
         "spread_checked", "free_discard_draw", "play_conditions")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
@@ -150,6 +150,9 @@ class MeldRules:
         # (a constant needs no memory).
         self.drop_reads_hand = rs.drop_allowed.constant is NOT_CONSTANT and rs.drop_allowed.names_used <= _HAND_NAMES
         self.hand_drops: dict[tuple[tuple[int, ...], int | None], bool] = {}
+        # The drop condition reads the deadwood: the counts of a hand less each card are searched
+        # together where each discard is tried (remember_deadwood_without).
+        self.drop_reads_deadwood = "deadwood_count" in rs.drop_allowed.names_used
         self.turn_start_hooks = self.on_turn_start or self.asks_at_start  # one flag read per turn
         # Small ints for ranks and suits, so that a hand can be grouped without hashing strings.
         rank_ids = {r: i for i, r in enumerate(dict.fromkeys(pack.ranks))}
@@ -671,6 +674,44 @@ class MeldRules:
                 got += value[c]
             self._dead_counts[mask] = got
         return got
+
+    def remember_deadwood_without(self, cards: Sequence[int], mask: int) -> None:
+        """Remember for :meth:`deadwood_count` the count of ``cards`` (held as ``mask``) less each
+        one of them, searched together: where a drop comes after the draw and its condition
+        reads the deadwood, every discard of the hand is tried (``TurnFlow._drop_ok_without``),
+        and the spreads of the hand less one card are those of the whole hand without that card,
+        so one search of the spreads (the costly part, with wild cards) and one table of the
+        subsets' counts serve them all. Each count is the lowest an arrangement of those cards
+        leaves, the same as :meth:`deadwood_count` finds for them alone."""
+        counts = self._dead_counts
+        todo = [i for i, c in enumerate(cards) if mask & ~(1 << c) not in counts]
+        if len(todo) < 2:  # nothing to share: asked one at a time
+            return
+        if len(counts) + len(todo) > _ARRANGEMENTS_KEPT:
+            counts.clear()
+        cards = list(cards)
+        index = {c: i for i, c in enumerate(cards)}
+        spreads = [sum(1 << index[c] for c in s) for s in self.spreads_in(cards)]
+        value = self.value
+        memo: dict[int, int] = {0: 0}  # the lowest count each set of the cards (local bits) leaves
+
+        def best(left: int) -> int:
+            got = memo.get(left)
+            if got is not None:
+                return got
+            low = left & -left
+            result = best(left & ~low) + value[cards[low.bit_length() - 1]]
+            for s in spreads:
+                if s & low and s & left == s:
+                    rest = best(left & ~s)
+                    if rest < result:
+                        result = rest
+            memo[left] = result
+            return result
+
+        full = (1 << len(cards)) - 1
+        for i in todo:
+            counts[mask & ~(1 << cards[i])] = best(full & ~(1 << i))
 
     def best_arrangement(self, cards: Sequence[int]) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """The spreads of the best arrangement of ``cards`` (see :meth:`deadwood`) and the

