@@ -1,7 +1,7 @@
 """Build of tonkdsl: the package, its data, and the interpreter compiled by mypyc where it can be.
 
 ``pip install .`` compiles the modules of ``tonkdsl/interpreter/`` listed in ``COMPILED`` with
-mypyc (C extensions that run the same code about 1.6 times as fast). Where that cannot be done (no C
+mypyc (C extensions that run the same code about 1.8 times as fast). Where that cannot be done (no C
 compiler, mypyc failing, ``TONKDSL_PURE=1`` in the environment, or an editable install, whose
 compiled files would hide edits to the sources) the package installs as plain Python, which
 gives the same results (tests/test_compiled.py checks that both play the same hands).
