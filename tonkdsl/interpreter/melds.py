@@ -660,10 +660,11 @@ class MeldRules:
     def deadwood_count(self, cards: Sequence[int], mask: int) -> int:
         """The count of :meth:`deadwood` of ``cards``, whose card ids ``mask`` holds.
 
-        Remembered by the mask: a drop's condition or a payout that reads the deadwood count is
-        asked at every decision of every rollout of a search (hoyle-tunk), and the count, the
-        lowest an arrangement leaves, does not depend on the cards' order, so the same hand
-        held in another order is not searched again and a hit costs no tuple of the cards."""
+        Remembered by the mask: a drop's condition or a payout that reads the deadwood count
+        (a knock on few unmatched points) is asked at every decision of every rollout of a
+        search, and the count, the lowest an arrangement leaves, does not depend on the cards'
+        order, so the same hand held in another order is not searched again and a hit costs no
+        tuple of the cards."""
         got = self._dead_counts.get(mask)
         if got is None:
             if len(self._dead_counts) >= _ARRANGEMENTS_KEPT:
