@@ -76,7 +76,7 @@ def test_bot_names_and_budgets() -> None:
     assert "unknown bot 'clever'" in (bot_problem("clever") or "")
     assert isinstance(policy("strong:12"), StrongBot) and policy("strong:12").rollouts == 12
     assert policy("strong").rollouts is None  # the default budget, by hand size:
-    assert [default_rollouts(n) for n in (3, 5, 6, 7, 10, 11)] == [512, 512, 1024, 1024, 1024, 1536]
+    assert [default_rollouts(n) for n in (3, 5, 6, 7, 10, 11)] == [2048, 2048, 4096, 4096, 4096, 6144]
     res = CliRunner().invoke(main, ["simulate", "standard", "-n", "2", "--players", "2", "--bots", "strong:8,greedy"])
     assert res.exit_code == 0, res.output
     res = CliRunner().invoke(main, ["simulate", "standard", "-n", "2", "--players", "2", "--bots", "strong:0,greedy"])
@@ -184,6 +184,49 @@ def test_the_montecarlo_bot_knocks_where_a_last_round_follows_the_knock() -> Non
     assert drop_value(view, Rng(1), 24) == 0.0
     assert drop_value(view, Rng(1), 24, play_on=True) > 10
     assert type(policy("montecarlo")(view, state.legal_actions(), Rng(1))) is A.Drop
+
+
+def test_a_drop_no_world_ends_is_judged_on_one_world() -> None:
+    """Whether a drop ends the hand at once is public: where it does not (hoyle-tunk's knock is
+    followed by the discard and a last round), the worlds stop at the first, not dealt in vain."""
+    from tonkdsl.tools.bots import drop_outcomes
+
+    rs = load_ruleset("hoyle-tunk")
+    state = deal(rs, 2, seed=2)
+    me = state.current_player()
+    state.apply(A.DrawStock())
+    state.set_hand(me, _ids(state, "3C 4C 5C 6D 6H 6S AH KD"))
+    view = View(state, me)
+    rng, one = Rng(1), Rng(1)
+    assert list(drop_outcomes(view, rng, 16)) == []
+    view.determinize(one)  # one world dealt, no more
+    assert rng.next_u64() == one.next_u64()
+    # In standard every world a drop is judged on ends at once: all of them are dealt.
+    state = deal(load_ruleset("standard"), 2, seed=3)
+    assert len(list(drop_outcomes(View(state, state.current_player()), Rng(1), 16))) == 16
+
+
+def test_the_default_budget_stops_when_its_rollouts_have_played_the_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default search stops once its rollouts have played DEFAULT_WORK actions (at a world's
+    end, every legal action played in each world so far), well short of its most rollouts; a
+    budget given in rollouts plays them all; the same seed, the same choice."""
+    import tonkdsl.tools.strong as S
+
+    monkeypatch.setattr(S, "DEFAULT_WORK", 400)
+    state = deal(load_ruleset("washington-state"), 2, seed=5)
+    me = state.current_player()
+    legal = state.legal_actions()
+    assert len(legal) > 1
+    choices, played = [], []
+    for _ in range(2):
+        bot = StrongBot()
+        choices.append(bot(View(state, me), legal, Rng(7)))
+        played.append(bot.stats.actions)
+        assert 400 <= bot.stats.actions and bot.stats.rollouts < default_rollouts(5) // 4
+    assert choices[0] == choices[1] and played[0] == played[1]
+    given = StrongBot(rollouts=64)
+    given(View(state, me), legal, Rng(7))
+    assert given.stats.rollouts >= 64 - len(legal)  # every rollout of the budget, whatever they play
 
 
 def test_an_action_replaces_the_habit_only_for_a_clear_gain() -> None:

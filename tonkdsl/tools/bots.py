@@ -79,14 +79,24 @@ def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool,
     return float(values[seat])
 
 
+_DROP = A.Drop()
+
+
 def drop_outcomes(view: View, rng: Rng, samples: int, play_on: bool = False) -> Iterator[Outcome]:
     """The endings of a drop now in ``samples`` worlds dealt from the view (search bots); with
     ``play_on``, a world the drop does not end is played to its end by greedy players (who
-    draw nothing from ``rng``, so the worlds dealt after it are those dealt without it)."""
+    draw nothing from ``rng``, so the worlds dealt after it are those dealt without it).
+
+    Without ``play_on`` the worlds stop at the first one the drop does not end: whether a drop
+    ends the hand at once (or a last round or the discard follows) is public, the same in every
+    world, so none would yield an ending (a search's model players judge a drop so at almost
+    every decision of every rollout where a knock is followed by a last round)."""
     for _ in range(samples):
         world = view.determinize(rng)
-        world.apply(A.Drop())
-        if play_on and not world.is_terminal():
+        world.apply(_DROP)
+        if not world.is_terminal():
+            if not play_on:
+                return
             play_out(world, [greedy_bot] * world.num_players, rng)
         out = world.outcome()
         if out is not None:

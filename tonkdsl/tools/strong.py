@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
@@ -40,7 +40,8 @@ from tonkdsl.interpreter.view import View, play_out
 from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import Policy, completes_spread, drop_value, greedy_bot, hand_value
 
-DEFAULT_ROLLOUTS = 512  # rollouts per decision and per five cards dealt: 0.11 s for a 5-card ruleset here
+DEFAULT_ROLLOUTS = 2048  # the default's most rollouts per decision and per five cards dealt
+DEFAULT_WORK = 12_000  # the default's most actions played in its rollouts per decision
 KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard
 GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
 Z = 2.0  # standard errors by which an action must beat the greedy habit
@@ -137,15 +138,23 @@ class SearchStats:
 
 
 def default_rollouts(hand_size: int) -> int:
-    """The default budget: ``DEFAULT_ROLLOUTS`` for every five cards dealt (rounded up), since a
-    bigger hand has more discards to share the rollouts among (seven cards: 1,024)."""
+    """The default budget's most rollouts: ``DEFAULT_ROLLOUTS`` for every five cards dealt
+    (rounded up), since a bigger hand has more discards to share the rollouts among (seven cards:
+    4,096); fewer where ``DEFAULT_WORK`` is spent first (see StrongBot)."""
     return DEFAULT_ROLLOUTS * max(1, -(-hand_size // 5))
 
 
 class StrongBot:
-    """The search bot with ``rollouts`` rollouts per decision (None: :func:`default_rollouts` of
-    the ruleset's hand size), shared among its legal actions (at least two worlds each); a policy
-    like the others (``bot(view, legal, rng)``)."""
+    """The search bot with ``rollouts`` rollouts per decision, shared among its legal actions (at
+    least two worlds each); a policy like the others (``bot(view, legal, rng)``).
+
+    The default (``rollouts`` None) is :func:`default_rollouts` of the ruleset's hand size, cut
+    short once its rollouts have played ``DEFAULT_WORK`` actions: a rollout's time goes with the
+    actions it plays (7 to 14 us an action, the model players' judgements of a drop included, in
+    every shipped ruleset compiled), so rulesets whose hands run long get fewer rollouts and every
+    decision about the same time (under 0.2 s on one core here), where a fixed number would take
+    three times as long in one ruleset as in another. The work is counted, not timed: the same
+    seed gives the same play everywhere."""
 
     def __init__(self, rollouts: int | None = None) -> None:
         if rollouts is not None and rollouts < 1:
@@ -161,6 +170,7 @@ class StrongBot:
         rs = view.ruleset
         points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
         budget = self.rollouts or default_rollouts(rs.hand_size)
+        work_limit = DEFAULT_WORK if self.rollouts is None else None  # None: the rollouts alone
         legal = list(legal)
         drops = [i for i, a in enumerate(legal) if type(a) is A.Drop]
         plays = [i for i in range(len(legal)) if i not in drops]
@@ -168,7 +178,8 @@ class StrongBot:
         per_action = max(2, budget // len(legal))
         # A drop ends the hand at once: judging it on more worlds costs no rollout.
         n_worlds = max(per_action, budget // 2) if drops else per_action
-        worlds = likely_worlds(view, rng, n_worlds)
+        # The default's worlds are drawn a few at a time: its search may stop well short of them.
+        worlds = _worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
         self.dropper.forget()
         # Half the worlds model the others as greedy players, half as droppers (see above).
         greedy_others = [self.dropper if seat == view.seat else greedy_bot for seat in range(view.num_players)]
@@ -176,6 +187,8 @@ class StrongBot:
         values = [[0.0] * n_worlds for _ in legal]
         played = rollouts = 0
         for w, world in enumerate(worlds):
+            if w >= n_worlds:  # the default's search was cut short (below)
+                break
             seed = rng.next_u64()
             policies: Sequence[Policy] = droppers if w % 2 else greedy_others
             for i, action in enumerate(legal):
@@ -188,6 +201,11 @@ class StrongBot:
                 outcome = sim.outcome()
                 assert outcome is not None  # play_out returns at the end of the hand
                 values[i][w] = hand_value(outcome, view.seat, points, lowest_wins, view.sides)
+            if work_limit is not None and w + 1 < per_action and w >= 1 and played >= work_limit:
+                # The work is spent: every action has been played in the worlds so far; the drops
+                # are judged on as many more as the budget's rule gives them (a rollout each).
+                per_action = w + 1
+                n_worlds = max(per_action, per_action * len(legal) // 2) if drops else per_action
         choice = _clear_gain(values, habit, [i for i in plays if i != habit], per_action)
         if drops:
             drop = max(drops, key=lambda i: sum(values[i]))
@@ -199,6 +217,17 @@ class StrongBot:
         st.actions += played
         st.seconds += time.perf_counter() - started  # measured only: never read by the search
         return legal[choice]
+
+
+WORLDS_AT_ONCE = 64  # worlds the default's search draws at a time
+
+
+def _worlds(view: View, rng: Rng, n: int, at_once: int) -> Iterator[State]:
+    """``n`` worlds from :func:`likely_worlds`, drawn ``at_once`` at a time as they are asked for."""
+    while n > 0:
+        k = min(n, at_once)
+        yield from likely_worlds(view, rng, k)
+        n -= k
 
 
 def _clear_gain(values: list[list[float]], habit: int, others: list[int], n: int) -> int:
