@@ -160,6 +160,17 @@ def test_state_deadwood_count_reads_the_hand_held() -> None:
         assert state.deadwood_count(seat) == sum(state.melds.value[c] for c in state.melds.deadwood(hand))
         state.set_hand(seat, hand[::-1])  # the same cards in another order: the same count
         assert state.deadwood_count(seat) == sum(state.melds.value[c] for c in state.melds.deadwood(hand))
+    # The counts of a hand less each card, remembered together, are found under the masks the
+    # state reads (bit c of the mask is card c).
+    seat = state.current_player()
+    hand = list(state.hands[seat])
+    assert state.hand_mask(seat) == sum(1 << c for c in hand)
+    state.melds._dead_counts.clear()
+    state._remember_deadwood_without(seat)
+    for c in hand:
+        rest = [d for d in hand if d != c]
+        remembered = state.melds._dead_counts[state.hand_mask(seat) & ~(1 << c)]
+        assert remembered == sum(state.melds.value[d] for d in state.melds.best_arrangement(rest)[1])
 
 
 @settings(max_examples=40)

@@ -42,6 +42,7 @@ from tonkdsl.tools.bots import Policy, completes_spread, drop_value, greedy_bot,
 
 DEFAULT_ROLLOUTS = 2048  # the default's most rollouts per decision and per five cards dealt
 DEFAULT_WORK = 12_000  # the default's most actions played in its rollouts per decision
+WORLDS_AT_ONCE = 64  # worlds the default's search draws at a time (it may stop well short of its most)
 KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard
 GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
 Z = 2.0  # standard errors by which an action must beat the greedy habit
@@ -150,7 +151,7 @@ class StrongBot:
 
     The default (``rollouts`` None) is :func:`default_rollouts` of the ruleset's hand size, cut
     short once its rollouts have played ``DEFAULT_WORK`` actions: a rollout's time goes with the
-    actions it plays (7 to 14 us an action, the model players' judgements of a drop included, in
+    actions it plays (7 to 15 us an action, the model players' judgements of a drop included, in
     every shipped ruleset compiled), so rulesets whose hands run long get fewer rollouts and every
     decision about the same time (under 0.2 s on one core here), where a fixed number would take
     three times as long in one ruleset as in another. The work is counted, not timed: the same
@@ -178,7 +179,6 @@ class StrongBot:
         per_action = max(2, budget // len(legal))
         # A drop ends the hand at once: judging it on more worlds costs no rollout.
         n_worlds = max(per_action, budget // 2) if drops else per_action
-        # The default's worlds are drawn a few at a time: its search may stop well short of them.
         worlds = _worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
         self.dropper.forget()
         # Half the worlds model the others as greedy players, half as droppers (see above).
@@ -217,9 +217,6 @@ class StrongBot:
         st.actions += played
         st.seconds += time.perf_counter() - started  # measured only: never read by the search
         return legal[choice]
-
-
-WORLDS_AT_ONCE = 64  # worlds the default's search draws at a time
 
 
 def _worlds(view: View, rng: Rng, n: int, at_once: int) -> Iterator[State]:
