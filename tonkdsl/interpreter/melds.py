@@ -11,7 +11,7 @@ from operator import or_
 
 from tonkdsl.interpreter.actions import Discard, Hit, Spread
 from tonkdsl.language.expr.compiler import NOT_CONSTANT
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.language.cards import Pack
@@ -691,39 +691,43 @@ class MeldRules:
         if len(counts) + len(todo) > _ARRANGEMENTS_KEPT:
             counts.clear()
         cards = list(cards)
-        index = {c: i for i, c in enumerate(cards)}
-        spreads = [sum(1 << index[c] for c in s) for s in self.spreads_in(cards)]
-        value = self.value
-        memo: dict[int, int] = {0: 0}  # the lowest count each set of the cards (local bits) leaves
-
-        def best(left: int) -> int:
-            got = memo.get(left)
-            if got is not None:
-                return got
-            low = left & -left
-            result = best(left & ~low) + value[cards[low.bit_length() - 1]]
-            for s in spreads:
-                if s & low and s & left == s:
-                    rest = best(left & ~s)
-                    if rest < result:
-                        result = rest
-            memo[left] = result
-            return result
-
+        best, _, _ = self._arrangement_search(cards)
         full = (1 << len(cards)) - 1
         for i in todo:
-            counts[mask & ~(1 << cards[i])] = best(full & ~(1 << i))
+            counts[mask & ~(1 << cards[i])] = best(full & ~(1 << i))[0]
 
     def best_arrangement(self, cards: Sequence[int]) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """The spreads of the best arrangement of ``cards`` (see :meth:`deadwood`) and the
         cards left out, searched exactly over the cards' subsets (memoised)."""
         cards = list(cards)
+        best, combos, spreads = self._arrangement_search(cards)
+        left = (1 << len(cards)) - 1
+        chosen: list[tuple[int, ...]] = []
+        dead: list[int] = []
+        while left:
+            k = best(left)[2]
+            if k < 0:
+                low = left & -left
+                dead.append(cards[low.bit_length() - 1])
+                left &= ~low
+            else:
+                chosen.append(combos[k])
+                left &= ~spreads[k]
+        index = {c: i for i, c in enumerate(cards)}
+        return chosen, tuple(sorted(dead, key=index.__getitem__))
+
+    def _arrangement_search(self, cards: list[int]) -> tuple[
+            Callable[[int], tuple[int, int, int]], list[tuple[int, ...]], list[int]]:
+        """The exact search behind :meth:`best_arrangement`: ``best(left)`` for a set of the
+        cards (bit ``i`` for ``cards[i]``) gives (the lowest deadwood count of an arrangement of
+        them, the fewest cards it leaves out, the spread laid first or -1 when the lowest card is
+        deadwood), memoised across every set asked; with the spreads found in ``cards`` and
+        their masks of those bits. Any subset's count can be asked: its spreads are those of the
+        whole that it holds."""
         index = {c: i for i, c in enumerate(cards)}
         combos = self.spreads_in(cards)
         spreads = [sum(1 << index[c] for c in s) for s in combos]
         value = self.value
-        # For each set of cards left: (deadwood count, deadwood cards, the spread laid first
-        # or -1 when the lowest card is deadwood).
         memo: dict[int, tuple[int, int, int]] = {0: (0, 0, -1)}
 
         def best(left: int) -> tuple[int, int, int]:
@@ -742,17 +746,4 @@ class MeldRules:
             memo[left] = result
             return result
 
-        left = (1 << len(cards)) - 1
-        best(left)
-        chosen: list[tuple[int, ...]] = []
-        dead: list[int] = []
-        while left:
-            k = memo[left][2]
-            if k < 0:
-                low = left & -left
-                dead.append(cards[low.bit_length() - 1])
-                left &= ~low
-            else:
-                chosen.append(combos[k])
-                left &= ~spreads[k]
-        return chosen, tuple(sorted(dead, key=index.__getitem__))
+        return best, combos, spreads
