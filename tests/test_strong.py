@@ -1,6 +1,8 @@
 """The strong bot (tonkdsl/tools/strong.py): it reads only its view, decides every kind of choice,
 plays under every ruleset, and the same seed gives the same play. Its strength is measured by
 benchmarks/bench_bots.py (figures in docs/play.md), not here."""
+from pathlib import Path
+
 from click.testing import CliRunner
 import pytest
 
@@ -235,3 +237,71 @@ def test_an_action_replaces_the_habit_only_for_a_clear_gain() -> None:
     clear = [v + 0.5 for v in habit_values]  # better by 0.5 in every world
     assert _clear_gain([habit_values, noisy], 0, [1], 20) == 0
     assert _clear_gain([habit_values, noisy, clear], 0, [1, 2], 20) == 2
+
+
+def _drop_hand(rs_name: str, seed: int) -> State:
+    """A hand of two players that the first player to act ends by dropping."""
+    state = deal(load_ruleset(rs_name), 2, seed=seed)
+    state.apply(A.Drop())
+    assert state.is_terminal()
+    return state
+
+
+def test_the_strong_bot_learns_who_drops_early_from_the_hands_it_sees_end() -> None:
+    from tonkdsl.interpreter.greedy import DROP_AT
+    from tonkdsl.tools.bots import tell_hand_over
+
+    bot = StrongBot(rollouts=8)
+    assert bot.dropper_share(0) == bot.dropper_share(1) == 0.5  # nothing seen: half and half
+    early = low = 0
+    for seed in range(40):
+        state = _drop_hand("standard", seed)
+        dropper = state.dropper
+        assert dropper is not None
+        seat = 1 - dropper  # the bot sits in the other seat and sees the drop
+        tell_hand_over([bot if s == seat else None for s in range(2)], state)
+        if state.outcome().counts[dropper] > DROP_AT:  # type: ignore[union-attr]
+            early += 1
+        else:
+            low += 1
+    assert early > 10
+    seen = [bot.drops_seen.get(s, [0, 0]) for s in range(2)]
+    assert sum(t[1] for t in seen) == early and sum(t[0] for t in seen) == low
+    for s, (low_s, high_s) in bot.drops_seen.items():  # the seat that acts first
+        assert bot.dropper_share(s) == (high_s + 1) / (low_s + high_s + 2) > 0.6
+    # Its own drops teach it nothing; a seat seen dropping only low stays at half and half.
+    own = StrongBot(rollouts=8)
+    state = _drop_hand("standard", 0)
+    tell_hand_over([own if s == state.dropper else None for s in range(2)], state)
+    assert own.drops_seen == {}
+    own.drops_seen[1] = [5, 0]
+    assert own.dropper_share(1) == 0.5
+
+
+def test_bots_that_learn_are_the_same_whatever_the_workers_and_their_own_in_each_sitting() -> None:
+    from tonkdsl.tools import tournament as tour
+    from tonkdsl.tools.bots import new_policy
+
+    assert new_policy("strong") is not new_policy("strong")  # each sitting's bots are new
+    assert policy("strong") is policy("strong")
+    one = tour.run("standard", ["strong:12", "montecarlo"], 12, seed=2, workers=1)
+    two = tour.run("standard", ["strong:12", "montecarlo"], 12, seed=2, workers=2)
+    assert one.matches == two.matches and one.ratings == two.ratings
+
+
+def test_a_games_bots_learn_from_its_hands_and_again_when_it_is_loaded(tmp_path: Path) -> None:
+    from tonkdsl.tools.play import new_game, resume_game
+
+    save = tmp_path / "game.yaml"
+    game = new_game("standard", players=2, bots=["strong:8"], stake=1, hands=4, seed=3, save=save)
+    seen = 0
+    for _ in range(3):
+        state = game.start_hand()
+        if not state.is_terminal():
+            game.apply(state.current_player(), A.Drop())  # whoever is to act drops: the hand ends
+        seen += state.dropper == 0  # the person's drops are the ones the bot (seat 1) sees
+        game.finish_hand()
+    bot = game.bot(1)
+    assert isinstance(bot, StrongBot) and sum(map(sum, bot.drops_seen.values())) == seen >= 1
+    loaded = resume_game(save).bot(1)  # a new bot, shown the ends of the hands played
+    assert isinstance(loaded, StrongBot) and loaded is not bot and loaded.drops_seen == bot.drops_seen

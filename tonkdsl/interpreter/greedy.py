@@ -32,7 +32,10 @@ _FOLD: Final = A.Fold
 _CARDS: Final = attrgetter("cards")
 
 
-def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = 10) -> A.Action:
+DROP_AT: Final = 10  # the greedy bot drops (or claims) with a count of this or less
+
+
+def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = DROP_AT) -> A.Action:
     """Claims or drops when its count is low, lays the biggest spread, hits, discards high.
 
     The discard is the highest-valued card that is not part of a pair or of a near-run (same

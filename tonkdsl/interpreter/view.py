@@ -106,6 +106,11 @@ class View:
         return self._state.side_of
 
     @property
+    def dropper(self) -> int | None:
+        """Who dropped, once a drop has ended the hand (public: the hands are shown)."""
+        return self._state.dropper
+
+    @property
     def dealer(self) -> int:
         return self._state.dealer
 

@@ -9,6 +9,7 @@ from typing import Callable, Iterator, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.greedy import completes_spread as completes_spread, greedy_bot as greedy_bot  # re-exported
+from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View, play_out
 from tonkdsl.language.rng import Rng
@@ -79,6 +80,18 @@ def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool,
     return float(values[seat])
 
 
+def tell_hand_over(bots: Sequence[Policy | None], state: State) -> None:
+    """Show the end of a finished hand to every bot that learns from the hands it sees end (a
+    ``hand_over(view, outcome)`` method, as the strong bot has), from its seat's view (None: a
+    seat with no bot)."""
+    outcome = state.outcome()
+    assert outcome is not None, "the hand is not over"
+    for seat, bot in enumerate(bots):
+        hand_over = getattr(bot, "hand_over", None)
+        if hand_over is not None:
+            hand_over(View(state, seat), outcome)
+
+
 _DROP = A.Drop()
 
 
@@ -121,9 +134,10 @@ def bot_problem(name: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
-def policy(name: str) -> Policy:
-    """The bot called ``name`` (see BOT_NAMES); raises ValueError for an unknown one."""
+def new_policy(name: str) -> Policy:
+    """A bot called ``name`` that has seen no hand yet (:func:`policy` gives the same one to every
+    caller): a run whose results must not depend on how it is split among workers gives each of
+    its parts bots of their own."""
     problem = bot_problem(name)
     if problem is not None:
         raise ValueError(problem)
@@ -133,3 +147,9 @@ def policy(name: str) -> Policy:
 
         return StrongBot(int(arg) if arg else None)
     return BOTS[base]
+
+
+@lru_cache(maxsize=None)
+def policy(name: str) -> Policy:
+    """The bot called ``name`` (see BOT_NAMES); raises ValueError for an unknown one."""
+    return new_policy(name)

@@ -26,7 +26,7 @@ from tonkdsl.language.diagnostics import LoadError, printable
 from tonkdsl.language.loader import load_ruleset, resolve_name
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
-from tonkdsl.tools.bots import Policy, bot_problem, policy
+from tonkdsl.tools.bots import Policy, bot_problem, new_policy, policy, tell_hand_over
 from tonkdsl.tools.explain import sheet
 from tonkdsl.tools.scenario import Scenario, load_scenario
 from tonkdsl.tools.screen import Screen
@@ -63,6 +63,9 @@ class Game:
     session: Session = field(init=False)
     deals: list[dict[str, Any]] = field(default_factory=list)
     state: State | None = None
+    # The bots of this game, by seat of the table: each learns from the hands it sees end
+    # (tell_hand_over); a game loaded from its file shows them again the ends of its hands.
+    _bots: dict[int, Policy] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.session = Session(self.ruleset, len(self.names), stake=self.stake, hands=self.hands,
@@ -106,13 +109,24 @@ class Game:
     def finish_hand(self) -> tuple[int, ...]:
         """Book the hand; returns the seats out of the match after it."""
         assert self.state is not None and self.state.is_terminal()
+        self.tell_bots(self.state)
         record = self.session.finish_hand(self.state, named_suits=self.named_suits())
         self.state = None
         self.save()
         return record.eliminated
 
     def bot(self, seat: int) -> Policy:
-        return policy(self.seats[self.session.seats[seat]])
+        """The bot in ``seat`` of the hand (a seat of the table still in the match)."""
+        table_seat = self.session.seats[seat]
+        bot = self._bots.get(table_seat)
+        if bot is None:
+            bot = self._bots[table_seat] = new_policy(self.seats[table_seat])
+        return bot
+
+    def tell_bots(self, state: State) -> None:
+        """Show the end of the hand to the bots (the people's seats have none)."""
+        tell_hand_over([None if self.seats[g] == HUMAN else self.bot(seat)
+                        for seat, g in enumerate(self.session.seats)], state)
 
     def hand_names(self) -> list[str]:
         """The names of the players of the hand, by its seats (those still in the match)."""
@@ -244,6 +258,7 @@ def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | N
                     "damaged", ("deals", i, "actions", j))]) from None
             game.deals[-1]["actions"].append(text)
         if state.is_terminal():
+            game.tell_bots(state)
             game.session.finish_hand(state, named_suits=d.named_suits)
             game.state = None
         elif i != len(scn.deals) - 1:

@@ -23,7 +23,7 @@ from tonkdsl.language.cards import SUITS_STANDARD
 from tonkdsl.language.loader import load_ruleset
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
-from tonkdsl.tools.bots import Policy, policy
+from tonkdsl.tools.bots import Policy, new_policy, tell_hand_over
 from tonkdsl.tools.stats import Tally, mean_ci, quantile, wilson
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ def play_hand(ruleset: Ruleset, bots: Sequence[Policy], seed: int, dealer: int, 
     session = Session(ruleset, len(bots), stake=stake, dealer=dealer)
     state = session.start_hand(seed=seed)
     n = play_out(state, bots, Rng(seed ^ 0x5DEECE66D))
+    tell_hand_over(bots, state)
     outcome = state.outcome()
     assert outcome is not None  # play_out only returns on a terminal state
     return outcome, n
@@ -83,9 +84,12 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
                  ruleset: Ruleset | None = None, bots: Sequence[Policy] | None = None) -> tuple[Tally, list[str]]:
     """Play ``hands`` hands from hand index ``first_hand`` (whole sessions); a worker's task."""
     rs = ruleset if ruleset is not None else ruleset_of(spec.ruleset)
-    bots = list(bots) if bots is not None else [policy(b) for b in spec.bots]
+    # Bots of the task's own: a bot that learns from the hands it sees (tell_hand_over) learns over
+    # the task's hands, which do not depend on the number of workers (a match's bots, over the match).
+    fresh = bots is None
+    bots = list(bots) if bots is not None else [new_policy(b) for b in spec.bots]
     if rs.session.is_match:
-        return run_matches(spec, first_hand, hands, records, ruleset=rs, bots=bots)
+        return run_matches(spec, first_hand, hands, records, ruleset=rs, bots=bots, fresh=fresh)
     players = spec.players
     length = session_length(rs)
     tally = Tally(players)
@@ -102,6 +106,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
             rng = Rng(hand_seed ^ 0x5DEECE66D)
             state = session.start_hand(seed=hand_seed)
             n = play_out(state, bots, rng)
+            tell_hand_over(bots, state)
             outcome = state._outcome
             assert outcome is not None
             side_bets = rs.session.side_bets
@@ -120,7 +125,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
 
 
 def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: Ruleset,
-                bots: Sequence[Policy]) -> tuple[Tally, list[str]]:
+                bots: Sequence[Policy], fresh: bool = False) -> tuple[Tally, list[str]]:
     """Play matches ``first`` to ``first + count`` (a match: hands until the ruleset's match
     end); match ``m`` is seeded with ``derive_seed(seed, m)`` and its hand ``h`` with
     ``derive_seed`` of that and ``h``; the first dealer moves round the table match by match."""
@@ -132,13 +137,17 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
     for m in range(first, first + count):
         match_seed = derive_seed(spec.seed, m)
         session = Session(rs, players, stake=spec.stake, dealer=m % players)
+        if fresh and m > first:  # new bots for each match: the same whatever the tasks (see run_sessions)
+            bots = [new_policy(b) for b in spec.bots]
         h = 0
         while not session.is_over():
             hand_seed = derive_seed(match_seed, h)
             rng = Rng(hand_seed ^ 0x5DEECE66D)
             state = session.start_hand(seed=hand_seed)
             seats = session.seats
-            n = play_out(state, [bots[g] for g in seats], rng)
+            seated = [bots[g] for g in seats]
+            n = play_out(state, seated, rng)
+            tell_hand_over(seated, state)
             outcome = state._outcome
             assert outcome is not None
             record = session.finish_hand(state)

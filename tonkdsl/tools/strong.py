@@ -10,11 +10,13 @@ players, and takes the action whose hands end best for it on average. Three thin
   not keep a loose card worth more than the one they let go of (players keep low cards and
   partial spreads). A guess is weighed ``KEPT_ODDS`` to the power of the cards that contradict
   it, and the worlds are drawn by those weights.
-* **Its model players drop when a drop pays.** In half the worlds the others play like the greedy
-  bot (they drop late, with a low count); in the other half they play like players who drop as
-  soon as a drop gains on average against the hands they cannot see (``Dropper``), and the bot's
-  own seat plays that way in every world. Against either kind of opponent the search then
-  neither waits too long nor drops too soon.
+* **Its model players drop when a drop pays, and it learns who does.** In some worlds the others
+  play like the greedy bot (they drop late, with a low count); in the others they play like
+  players who drop as soon as a drop gains on average against the hands they cannot see
+  (``Dropper``), and the bot's own seat plays that way in every world. Against either kind of
+  opponent the search then neither waits too long nor drops too soon. The share of each seat's
+  dropper worlds is learnt from the hands the bot sees end (``hand_over``, ``dropper_share``): at
+  least a half, more for a seat seen dropping with counts the greedy model would keep.
 * **It changes a sound habit only for a clear gain.** The action the greedy bot would take is
   kept unless another one does better on the same worlds by more than ``Z`` standard errors of
   the difference: a search of a few dozen worlds per action is noisy, and a noisy choice among
@@ -36,6 +38,8 @@ from typing import Iterator, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
+from tonkdsl.interpreter.greedy import DROP_AT
+from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View, play_out
 from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import Policy, completes_spread, drop_value, greedy_bot, hand_value
@@ -163,6 +167,27 @@ class StrongBot:
         self.rollouts = rollouts
         self.dropper = Dropper()
         self.stats = SearchStats()
+        # What it learnt of each seat from the hands it saw end (hand_over): the drops made there
+        # with a count the greedy model would drop with, and those with a higher count.
+        self.drops_seen: dict[int, list[int]] = {}
+
+    def hand_over(self, view: View, outcome: Outcome) -> None:
+        """Learn from a hand's end, from ``view`` (its seat's) and its showdown (public): who
+        dropped, and with what count. See :meth:`dropper_share`."""
+        dropper = view.dropper
+        if dropper is not None and dropper != view.seat:
+            tally = self.drops_seen.setdefault(dropper, [0, 0])
+            tally[outcome.counts[dropper] > DROP_AT] += 1
+
+    def dropper_share(self, seat: int) -> float:
+        """The share of the worlds where ``seat`` is modelled as a dropper rather than a greedy
+        player: the share of the drops seen at that seat made with a count the greedy model would
+        not drop with, counting one of each before any is seen (Laplace's rule), and at least a
+        half: against players who wait, a search whose model of them waits in half its worlds
+        and drops early in the other half plays better than one that models them as waiting in
+        every world (docs/play.md)."""
+        low, high = self.drops_seen.get(seat, (0, 0))
+        return max(0.5, (high + 1) / (low + high + 2))
 
     def __call__(self, view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
         if len(legal) == 1:
@@ -179,18 +204,29 @@ class StrongBot:
         per_action = max(2, budget // len(legal))
         # A drop ends the hand at once: judging it on more worlds costs no rollout.
         n_worlds = max(per_action, budget // 2) if drops else per_action
-        worlds = _worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
         self.dropper.forget()
-        # Half the worlds model the others as greedy players, half as droppers (see above).
-        greedy_others = [self.dropper if seat == view.seat else greedy_bot for seat in range(view.num_players)]
-        droppers = [self.dropper] * view.num_players
+        # The model players of each world: the bot's own seat a dropper; each other seat a dropper
+        # in its share of the worlds (dropper_share), spread evenly among them (every other world
+        # at a half, as before any hand is seen), greedy in the rest.
+        shares = [self.dropper_share(seat) for seat in range(view.num_players)]
+        plans: dict[tuple[bool, ...], list[Policy]] = {}
+
+        def plan_of(w: int) -> list[Policy]:
+            dropping = tuple(seat == view.seat or int((w + 1) * share) > int(w * share)
+                             for seat, share in enumerate(shares))
+            plan = plans.get(dropping)
+            if plan is None:
+                plan = plans[dropping] = [self.dropper if d else greedy_bot for d in dropping]
+            return plan
+
+        worlds = _worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
         values = [[0.0] * n_worlds for _ in legal]
         played = rollouts = 0
         for w, world in enumerate(worlds):
             if w >= n_worlds:  # the default's search was cut short (below)
                 break
             seed = rng.next_u64()
-            policies: Sequence[Policy] = droppers if w % 2 else greedy_others
+            policies = plan_of(w)
             for i, action in enumerate(legal):
                 if w >= per_action and i not in drops:
                     continue

@@ -10,9 +10,11 @@ each the average of its two hands, and each deal is one game for the ratings (wo
 whose two hands did better; :mod:`tonkdsl.tools.ratings`). Every bot's cost is the time it spent
 on decisions with more than one legal action, measured around it, never read by a bot.
 
-Deals are played in chunks, in worker processes with ``workers`` > 1; every deal is seeded on its
-own and the bots' choices depend only on their views and the seeded generator, so the results
-do not depend on the number of workers (the costs do).
+Deals are played in chunks of ``MAX_CHUNK_DEALS`` (sittings: each with bots of its own), in
+worker processes with ``workers`` > 1; every deal is seeded on its own and the bots' choices
+depend only on their views, the seeded generator and the hands of their sitting they saw end
+(the strong bot learns from them), so the results do not depend on the number of workers (the
+costs do).
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
-from tonkdsl.tools.bots import Policy, hand_value, policy
+from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.tools.bots import Policy, hand_value, new_policy
 from tonkdsl.tools.ratings import Games, Rating, games_of, rate
 from tonkdsl.tools.simulate import play_hand, ruleset_of
 
@@ -50,6 +53,12 @@ class Timed:
         self.seconds += time.perf_counter() - started
         self.decisions += 1
         return action
+
+    def hand_over(self, view: View, outcome: Outcome) -> None:
+        """Pass a hand's end on to the bot, if it learns from hands (bots.tell_hand_over)."""
+        hand_over = getattr(self.bot, "hand_over", None)
+        if hand_over is not None:
+            hand_over(view, outcome)
 
 
 def play_deals(ruleset: Ruleset, first: Policy, second: Policy, seed: int, start: int,
@@ -82,7 +91,9 @@ class Part:
 
 def _task(task: Task) -> Part:
     ref, first, second, seed, start, count = task
-    a, b = Timed(policy(first)), Timed(policy(second))
+    # Bots of the task's own: a bot that learns from the hands it sees end learns over a task's
+    # deals, the same whatever the workers (tasks below).
+    a, b = Timed(new_policy(first)), Timed(new_policy(second))
     margins = play_deals(ruleset_of(ref), a, b, seed, start, count)
     return Part(margins, ((a.decisions, a.seconds), (b.decisions, b.seconds)))
 
@@ -132,8 +143,9 @@ def pairs_of(bots: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def tasks(ref: str, bots: Sequence[str], deals: int, seed: int, workers: int) -> list[Task]:
-    """Every pair's deals in chunks small enough for the workers to share and the bar to move."""
-    size = max(1, min(MAX_CHUNK_DEALS, deals // (4 * max(1, workers))))
+    """Every pair's deals in chunks of ``MAX_CHUNK_DEALS``: the workers share them and the bar moves.
+    The chunks do not depend on ``workers``: a chunk is a sitting whose bots are new (_task)."""
+    size = MAX_CHUNK_DEALS
     return [(ref, bots[i], bots[j], seed, start, min(size, deals - start))
             for i, j in pairs_of(bots) for start in range(0, deals, size)]
 
