@@ -25,16 +25,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
-from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.tools.bots import Policy, hand_value, new_policy
 from tonkdsl.tools.ratings import Games, Rating, games_of, rate
 from tonkdsl.tools.simulate import play_hand, ruleset_of
 
 Z95 = 1.96
-MAX_CHUNK_DEALS = 10  # deals per task: the progress bar moves every few seconds even for the strong bot
+MAX_CHUNK_DEALS = 10  # deals per task (a sitting: its bots are new): the bar moves every few seconds even for the strong bot
 
 
 class Timed:
@@ -142,12 +142,11 @@ def pairs_of(bots: Sequence[str]) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(bots)) for j in range(i + 1, len(bots))]
 
 
-def tasks(ref: str, bots: Sequence[str], deals: int, seed: int, workers: int) -> list[Task]:
+def tasks(ref: str, bots: Sequence[str], deals: int, seed: int) -> list[Task]:
     """Every pair's deals in chunks of ``MAX_CHUNK_DEALS``: the workers share them and the bar moves.
-    The chunks do not depend on ``workers``: a chunk is a sitting whose bots are new (_task)."""
-    size = MAX_CHUNK_DEALS
-    return [(ref, bots[i], bots[j], seed, start, min(size, deals - start))
-            for i, j in pairs_of(bots) for start in range(0, deals, size)]
+    A chunk is a sitting whose bots are new (_task), the same whatever the workers."""
+    return [(ref, bots[i], bots[j], seed, start, min(MAX_CHUNK_DEALS, deals - start))
+            for i, j in pairs_of(bots) for start in range(0, deals, MAX_CHUNK_DEALS)]
 
 
 def run(ref: str, bots: Sequence[str], deals: int, seed: int, *, label: str | None = None, workers: int = 1,
@@ -159,7 +158,7 @@ def run(ref: str, bots: Sequence[str], deals: int, seed: int, *, label: str | No
     if len(set(bots)) < len(bots):
         raise ValueError("a bot is listed twice: " + ", ".join(sorted({b for b in bots if bots.count(b) > 1})))
     rs = ruleset_of(ref)
-    work = tasks(ref, bots, deals, seed, workers)
+    work = tasks(ref, bots, deals, seed)
     margins: dict[tuple[str, str], list[tuple[float, float]]] = {}
     decisions = dict.fromkeys(bots, 0)
     seconds = dict.fromkeys(bots, 0.0)
