@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import Ruleset
@@ -28,7 +29,7 @@ def cut_for_deal(ruleset: Ruleset, num_players: int, rng: Rng) -> tuple[int, lis
     rounds: list[list[str]] = []
     for _ in range(MAX_CUTS):
         cards = list(range(len(pack)))
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         cuts = {seat: cards[i] for i, seat in enumerate(contenders)}
         rounds.append([pack.names[cuts[s]] for s in contenders])
         best = pick(order[pack.ranks[c]] for c in cuts.values())

@@ -17,6 +17,7 @@ from tonkdsl.language.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.language.names import EvalContext
 from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
                              run_transfers)
+from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
 from tonkdsl.interpreter.turn_flow import TurnFlow
 from tonkdsl.language.rng import Rng
@@ -521,7 +522,7 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
                 raise ValueError(f"seat {seat} is given {len(cards)} cards, but this deal gives it {want}")
             state.set_hand(seat, cards)
         seats = tuple(seat for seat in seats if seat not in layout.hands)
-    Rng(seed).shuffle(order)  # the order in which the cards not placed are dealt
+    shuffle(Rng(seed), order)  # the order in which the cards not placed are dealt
     free = (sum(sizes[s] for s in seats) if sizes else len(seats) * rs.hand_size) + (
         1 if rs.upcard and layout.upcard is None else 0)
     if free > len(order):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
+from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.interpreter.table import NO_SLOTS, IllegalAction, TableSpread
 from tonkdsl.interpreter.turn import _DROP, _NO_CARDS, _NO_SPANS, AFTER_DRAW, TURN_START, TurnRules
 from tonkdsl.language.rng import Rng, derive_seed
@@ -200,7 +201,7 @@ class TurnFlow(TurnRules):
             return False
         cards = self.discard_pile[:-1]
         del self.discard_pile[:-1]
-        Rng(derive_seed(self.seed ^ _REBUILD_SALT, self.rebuilds)).shuffle(cards)
+        shuffle(Rng(derive_seed(self.seed ^ _REBUILD_SALT, self.rebuilds)), cards)
         self.stock[:] = cards
         self.rebuilds += 1
         gone = sum(1 << c for c in cards)  # back in the stock: no longer known to be in a hand

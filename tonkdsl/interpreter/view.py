@@ -9,6 +9,7 @@ from typing import Any, Callable, Sequence
 
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.melds import MeldRules
+from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.interpreter.table import START
 from tonkdsl.language.cards import Pack
 from tonkdsl.language.rng import Rng
@@ -163,7 +164,7 @@ class View:
         for mask in known:
             every_known |= mask
         cards = self._unseen_but(every_known)
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         hands = []
         for seat in range(st.num_players):
             if seat == self.seat:
