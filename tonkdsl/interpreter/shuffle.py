@@ -6,29 +6,29 @@ language's generator, the reference) draws one integer ``x`` below ``n!`` and re
 the factorial base one ``divmod`` at a time, on an integer of up to four machine words. Here the
 digits are read by groups: ``x`` modulo the product of the next few radices (below 2**62) holds
 exactly those digits, so one division of the wide integer gives a remainder whose digits are read
-on machine integers. Compiled by mypyc (setup.py) this shuffles 40 cards in 3.0 us
-against 4.8 us (the search bots' rollouts 6% faster, simulations 3%); as plain Python it takes
-a tenth longer than the reference (under 1% of a hand). tests/test_shuffle.py checks that both
-give the same permutations and leave the generator in the same state; tests/test_compiled.py
+on machine integers. The draw itself stays the generator's (``Rng.below_factorial``: on wide
+integers, compiled code gains nothing). Compiled by mypyc (setup.py) this shuffles 40 cards in
+2.6 us against 4.6 us (the search bots' rollouts 6-7% faster, simulations 4-5%); as plain Python
+it takes a tenth longer than the reference, under 1% of a hand. tests/test_shuffle.py checks that
+both give the same permutations and leave the generator in the same state; tests/test_compiled.py
 that the compiled interpreter deals the same hands.
 """
 from __future__ import annotations
 
 from typing import Final
 
-from tonkdsl.language.rng import GAMMA, MASK, MIX1, MIX2, Rng, shuffle_plan
+from tonkdsl.language.rng import Rng
 
 # A group's product of radices stays below 2**62, so its digits are read on the integers mypyc
 # keeps in a machine word (its tagged ints), with no allocation.
 _GROUP_BELOW: Final = 1 << 62
 
-# For n cards: (words, rejection limit, n!) as Rng.shuffle draws them, and the groups of radices,
-# (their product, the first index, the index after the last), from the top card down.
-_plans: dict[int, tuple[int, int, int, tuple[tuple[int, int, int], ...]]] = {}
+# For n cards, the groups of radices (their product, the first index, the index after the last),
+# from the top card down.
+_plans: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
-def _plan(n: int) -> tuple[int, int, int, tuple[tuple[int, int, int], ...]]:
-    words, limit, total = shuffle_plan(n)
+def _plan(n: int) -> tuple[tuple[int, int, int], ...]:
     groups = []
     i = n - 1
     while i > 0:
@@ -37,7 +37,7 @@ def _plan(n: int) -> tuple[int, int, int, tuple[tuple[int, int, int], ...]]:
             product *= i + 1
             i -= 1
         groups.append((product, top, i))
-    return words, limit, total, tuple(groups)
+    return tuple(groups)
 
 
 def shuffle(rng: Rng, items: list[int]) -> None:
@@ -46,22 +46,10 @@ def shuffle(rng: Rng, items: list[int]) -> None:
     n = len(items)
     if n < 2:
         return
-    plan = _plans.get(n)
-    if plan is None:
-        plan = _plans[n] = _plan(n)
-    words, limit, total, groups = plan
-    state = rng.state
-    while True:  # Rng.shuffle's draw, word for word
-        x = 0
-        for _ in range(words):
-            state = (state + GAMMA) & MASK
-            z = ((state ^ (state >> 30)) * MIX1) & MASK
-            z = ((z ^ (z >> 27)) * MIX2) & MASK
-            x = (x << 64) | (z ^ (z >> 31))
-        if x < limit:
-            break
-    rng.state = state
-    x %= total
+    groups = _plans.get(n)
+    if groups is None:
+        groups = _plans[n] = _plan(n)
+    x = rng.below_factorial(n)  # Rng.shuffle's draw (plain Python: wide integers gain nothing compiled)
     for product, top, end in groups:
         x, rest = divmod(x, product)
         r: int = rest

@@ -8,15 +8,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import factorial
-from typing import Final, MutableSequence, Sequence, TypeVar
+from typing import MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
-# SplitMix64's constants, public for the interpreter's compiled shuffle (interpreter/shuffle.py).
-# Final literals: mypyc writes their values into the compiled code rather than looking them up.
-MASK: Final = 0xFFFFFFFFFFFFFFFF  # 2**64 - 1
-GAMMA: Final = 0x9E3779B97F4A7C15
-MIX1: Final = 0xBF58476D1CE4E5B9
-MIX2: Final = 0x94D049BB133111EB
+_MASK = (1 << 64) - 1
+_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
 class Rng:
@@ -25,22 +21,13 @@ class Rng:
     __slots__ = ("_state",)
 
     def __init__(self, seed: int = 0) -> None:
-        self._state = seed & MASK
-
-    @property
-    def state(self) -> int:
-        """The generator's state: the interpreter's compiled shuffle draws as ``shuffle`` does."""
-        return self._state
-
-    @state.setter
-    def state(self, value: int) -> None:
-        self._state = value & MASK
+        self._state = seed & _MASK
 
     def next_u64(self) -> int:
-        self._state = (self._state + GAMMA) & MASK
+        self._state = (self._state + _GAMMA) & _MASK
         z = self._state
-        z = ((z ^ (z >> 30)) * MIX1) & MASK
-        z = ((z ^ (z >> 27)) * MIX2) & MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
@@ -64,33 +51,38 @@ class Rng:
         n = len(items)
         if n < 2:
             return
-        words, limit, total = shuffle_plan(n)
+        x = self.below_factorial(n)
+        for i in range(n - 1, 0, -1):
+            x, j = divmod(x, i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def below_factorial(self, n: int) -> int:
+        """The uniform integer below ``n!`` that :meth:`shuffle` draws for ``n`` items (the
+        interpreter's compiled shuffle reads its digits its own way)."""
+        words, limit, total = _shuffle_plan(n)
         state = self._state
         while True:
             x = 0
             for _ in range(words):
-                state = (state + GAMMA) & MASK
-                z = ((state ^ (state >> 30)) * MIX1) & MASK
-                z = ((z ^ (z >> 27)) * MIX2) & MASK
+                state = (state + _GAMMA) & _MASK
+                z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
                 x = (x << 64) | (z ^ (z >> 31))
             if x < limit:
                 break
         self._state = state
-        x %= total
-        for i in range(n - 1, 0, -1):
-            x, j = divmod(x, i + 1)
-            items[i], items[j] = items[j], items[i]
+        return x % total
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
     def fork(self, index: int) -> "Rng":
         """An independent generator for sub-stream ``index`` (e.g. one per simulated hand)."""
-        return Rng(Rng(self._state ^ ((index * 0xD1B54A32D192ED03) & MASK)).next_u64())
+        return Rng(Rng(self._state ^ ((index * 0xD1B54A32D192ED03) & _MASK)).next_u64())
 
 
 @lru_cache(maxsize=64)
-def shuffle_plan(n: int) -> tuple[int, int, int]:
+def _shuffle_plan(n: int) -> tuple[int, int, int]:
     """(64-bit words to draw, rejection limit, n!) for shuffling ``n`` items."""
     total = factorial(n)
     words = (total.bit_length() + 30 + 63) // 64
@@ -101,7 +93,7 @@ def shuffle_plan(n: int) -> tuple[int, int, int]:
 def derive_seed(master: int, index: int) -> int:
     """The seed of hand ``index`` of a run seeded with ``master``."""
     # Rng(master * golden + index).next_u64(), written out (once per hand).
-    z = (master * 0x9E3779B97F4A7C15 + index + GAMMA) & MASK
-    z = ((z ^ (z >> 30)) * MIX1) & MASK
-    z = ((z ^ (z >> 27)) * MIX2) & MASK
+    z = (master * 0x9E3779B97F4A7C15 + index + _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
     return z ^ (z >> 31)
