@@ -51,9 +51,8 @@ def shuffle(rng: Rng, items: list[int]) -> None:
         groups = _plans[n] = _plan(n)
     x = rng.below_factorial(n)  # Rng.shuffle's draw (plain Python: wide integers gain nothing compiled)
     for product, top, end in groups:
-        x, rest = divmod(x, product)
-        r: int = rest
-        i: int = top
+        x, r = divmod(x, product)
+        i = top
         while i > end:  # Fisher-Yates from the top: the digit of radix i + 1 is the card to swap
             radix = i + 1
             j = r % radix
