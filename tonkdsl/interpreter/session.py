@@ -45,6 +45,17 @@ class HandRecord:
     seats: tuple[int, ...] = ()  # the session seat of each seat of the hand (players still in)
     eliminated: tuple[int, ...] = ()  # session seats out of the match after this hand
 
+    def __init__(self, index: int, dealer: int, stake: int, outcome: Outcome, bets: tuple[BetResult, ...] = (),
+                 seats: tuple[int, ...] = (), eliminated: tuple[int, ...] = ()) -> None:
+        # A native store once compiled, one record a hand (see outcome.Payment).
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "stake", stake)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "bets", bets)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "eliminated", eliminated)
+
 
 @dataclass(frozen=True)
 class Settlement:

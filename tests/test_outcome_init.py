@@ -1,0 +1,36 @@
+"""Payment, Outcome and HandRecord write their own __init__ (a native store once compiled, see
+tonkdsl/interpreter/outcome.py): each must take the fields as the dataclass's own __init__
+would, in the same order with the same defaults, and the objects stay frozen values."""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pytest
+
+from tonkdsl.interpreter.outcome import Outcome, Payment
+from tonkdsl.interpreter.session import HandRecord
+
+CLASSES = [Payment, Outcome, HandRecord]
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_init_takes_the_fields_in_order_with_their_defaults(cls: type) -> None:
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [p.name for p in params] == [f.name for f in fields]
+    for p, f in zip(params, fields):
+        assert f.default_factory is dataclasses.MISSING, f"{cls.__name__}.{f.name}: no default factories"
+        want = inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default
+        assert p.default == want, f"{cls.__name__}.{f.name}: __init__ defaults to {p.default!r}, the field to {want!r}"
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_init_stores_every_field(cls: type) -> None:
+    fields = dataclasses.fields(cls)
+    values = {f.name: (f"v{i}" if f.type == "str" else i + 1) for i, f in enumerate(fields)}
+    obj = cls(**values)
+    assert {f.name: getattr(obj, f.name) for f in fields} == values
+    assert obj == cls(*values.values()) and hash(obj) == hash(cls(*values.values()))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(obj, fields[0].name, values[fields[0].name])
