@@ -1,6 +1,7 @@
-"""Payment, Outcome and HandRecord write their own __init__ (a native store once compiled, see
-tonkdsl/interpreter/outcome.py): each must take the fields as the dataclass's own __init__
-would, in the same order with the same defaults, and the objects stay frozen values."""
+"""Payment, Outcome, HandRecord, PlayerStats and TableSpread write their own __init__ (a native
+store once compiled, see tonkdsl/interpreter/outcome.py and board.py): each must take the fields
+as the dataclass's own __init__ would, in the same order with the same defaults; the frozen ones
+stay frozen values."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,10 +9,11 @@ import inspect
 
 import pytest
 
+from tonkdsl.interpreter.board import PlayerStats, TableSpread
 from tonkdsl.interpreter.outcome import Outcome, Payment
 from tonkdsl.interpreter.session import HandRecord
 
-CLASSES = [Payment, Outcome, HandRecord]
+CLASSES = [Payment, Outcome, HandRecord, PlayerStats, TableSpread]
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
@@ -31,6 +33,16 @@ def test_init_stores_every_field(cls: type) -> None:
     values = {f.name: (f"v{i}" if f.type == "str" else i + 1) for i, f in enumerate(fields)}
     obj = cls(**values)
     assert {f.name: getattr(obj, f.name) for f in fields} == values
-    assert obj == cls(*values.values()) and hash(obj) == hash(cls(*values.values()))
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(obj, fields[0].name, values[fields[0].name])
+    assert obj == cls(*values.values())
+    if cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        assert hash(obj) == hash(cls(*values.values()))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, fields[0].name, values[fields[0].name])
+
+
+def test_a_copy_of_the_stats_is_equal_and_apart() -> None:
+    stats = PlayerStats(40, 1, 1, 2, 3, True)
+    twin = stats.copy()
+    assert twin == stats and twin is not stats
+    twin.turns += 1
+    assert stats.turns == 3

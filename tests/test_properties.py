@@ -13,7 +13,8 @@ from hypothesis import given, strategies as st
 from tonkdsl import LoadError, load_ruleset
 from tonkdsl.interpreter import engine
 from tonkdsl.interpreter.asking import Asking
-from tonkdsl.interpreter.table import ASK, PlayerStats, TableSpread
+from tonkdsl.interpreter.board import PlayerStats, TableSpread
+from tonkdsl.interpreter.table import ASK
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import MAX_TURNS, IllegalAction, State, deal
 from tonkdsl.language.resources import shipped_ruleset_names

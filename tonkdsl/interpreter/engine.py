@@ -18,7 +18,8 @@ from tonkdsl.language.names import EvalContext
 from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
                              run_transfers)
 from tonkdsl.interpreter.shuffle import shuffle
-from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, PlayerStats, RulesetError, TableSpread
+from tonkdsl.interpreter.board import PlayerStats, TableSpread
+from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, RulesetError
 from tonkdsl.interpreter.turn_flow import TurnFlow
 from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Bonus, DealWin, Ruleset

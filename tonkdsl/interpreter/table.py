@@ -1,7 +1,7 @@
-"""Small shared types of a hand in progress: what is on the table, errors, phases, limits."""
+"""Small shared types of a hand in progress: errors, phases, limits, a scenario's layout."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 MAX_TURNS = 2000  # a hand longer than this ends as a dead hand (see docs/security.md)
@@ -20,30 +20,6 @@ class IllegalAction(ValueError):
 
 class RulesetError(RuntimeError):
     """A ruleset expression failed while playing (division by zero, a negative payout)."""
-
-
-@dataclass(slots=True)
-class PlayerStats:
-    dealt_count: int = 0
-    spreads: int = 0
-    spreads_this_turn: int = 0
-    hits: int = 0
-    turns: int = 0
-    out_by_spread: bool = False
-
-    def copy(self) -> "PlayerStats":  # field by field: copy.copy takes three times as long
-        return PlayerStats(self.dealt_count, self.spreads, self.spreads_this_turn, self.hits, self.turns,
-                           self.out_by_spread)
-
-
-@dataclass(slots=True)
-class TableSpread:
-    owner: int
-    kind: str
-    cards: list[int]
-    # The cards that fit this spread alone (MeldRules.accepts), once asked; None again
-    # whenever ``cards`` changes.
-    fits: int | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, NO_SLOTS, IllegalAction, PlayerStats, TableSpread
+from tonkdsl.interpreter.board import PlayerStats, TableSpread
+from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, NO_SLOTS, IllegalAction
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset, Window

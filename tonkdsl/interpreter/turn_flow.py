@@ -10,7 +10,8 @@ from __future__ import annotations
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.shuffle import shuffle
-from tonkdsl.interpreter.table import NO_SLOTS, IllegalAction, TableSpread
+from tonkdsl.interpreter.board import TableSpread
+from tonkdsl.interpreter.table import NO_SLOTS, IllegalAction
 from tonkdsl.interpreter.turn import _DROP, _NO_CARDS, _NO_SPANS, AFTER_DRAW, TURN_START, TurnRules
 from tonkdsl.language.rng import Rng, derive_seed
 
