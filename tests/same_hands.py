@@ -8,9 +8,11 @@ The first line says which interpreter ran (``compiled``: the engine module is a 
 """
 from __future__ import annotations
 
+import copy
 import io
 import json
 import os
+import pickle
 import subprocess
 from pathlib import Path
 
@@ -38,7 +40,32 @@ def lines() -> list[str]:
         buf = io.StringIO()
         sim.run(sim.Spec("standard", bots, seed=5), hands, out=buf)
         out.extend(buf.getvalue().splitlines())
+    out.append(json.dumps({"records rebuilt": records_rebuilt()}))
     return out
+
+
+def record_samples() -> list[object]:
+    """One of each record that writes its own __init__, every field set (typed: compiled, an
+    __init__ checks its arguments' types)."""
+    from tonkdsl.interpreter.board import PlayerStats, TableSpread
+    from tonkdsl.interpreter.outcome import Outcome, Payment
+    from tonkdsl.interpreter.session import HandRecord
+
+    paid = Payment("drop-won", 1, 0, 2)
+    outcome = Outcome("drop_won", (0,), (2, -2), (3, 20), (paid,), "a message", ("drop-won",), (1, -1), 0,
+                      ("drop-won",))
+    return [paid, outcome, HandRecord(4, 1, 2, outcome, (), (0, 1), (1,)), PlayerStats(40, 1, 1, 2, 3, True),
+            TableSpread(0, "run", [1, 2, 3], 7)]
+
+
+def records_rebuilt() -> dict[str, bool]:
+    """Whether copy, deepcopy and pickle rebuild each record that writes its own __init__ (a
+    compiled class copied without saying how is called with no arguments, and fails)."""
+    done = {}
+    for obj in record_samples():
+        twins = (copy.copy(obj), copy.deepcopy(obj), pickle.loads(pickle.dumps(obj)))
+        done[type(obj).__name__] = all(type(t) is type(obj) and t == obj and repr(t) == repr(obj) for t in twins)
+    return done
 
 
 def run_in(python: str, cwd: Path, pure: bool = False) -> list[str]:

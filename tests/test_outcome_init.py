@@ -4,10 +4,13 @@ as the dataclass's own __init__ would, in the same order with the same defaults;
 stay frozen values."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
+import pickle
 
 import pytest
+from same_hands import record_samples
 
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
 from tonkdsl.interpreter.outcome import Outcome, Payment
@@ -38,6 +41,16 @@ def test_init_stores_every_field(cls: type) -> None:
         assert hash(obj) == hash(cls(*values.values()))
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(obj, fields[0].name, values[fields[0].name])
+
+
+@pytest.mark.parametrize("record", record_samples(), ids=lambda r: type(r).__name__)
+def test_copies_and_pickles_rebuild_the_same_record(record: object) -> None:
+    # Compiled, a class with an __init__ of its own is copied by calling it with no arguments
+    # unless it says how (board.by_fields): tests/same_hands.py checks the same under the
+    # compiled build (its last line).
+    assert {type(r) for r in record_samples()} == set(CLASSES)
+    for twin in (copy.copy(record), copy.deepcopy(record), pickle.loads(pickle.dumps(record))):
+        assert type(twin) is type(record) and twin == record and repr(twin) == repr(record)
 
 
 def test_a_copy_of_the_stats_is_equal_and_apart() -> None:

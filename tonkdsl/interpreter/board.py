@@ -10,7 +10,15 @@ the dataclass still gives them their equality and repr. tests/test_outcome_init.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+
+def by_fields(obj: Any) -> tuple[Any, ...]:
+    """``__reduce__`` for the records that write their own ``__init__`` (here, outcome.py,
+    session.py): rebuilt from their fields in order. Compiled, a class with an ``__init__`` of
+    its own is otherwise copied and pickled by calling it with no arguments, which fails."""
+    return (type(obj), tuple([getattr(obj, f.name) for f in fields(obj)]))
 
 
 @dataclass(slots=True)
@@ -31,6 +39,9 @@ class PlayerStats:
         self.turns = turns
         self.out_by_spread = out_by_spread
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
     def copy(self) -> "PlayerStats":  # field by field: copy.copy takes three times as long
         return PlayerStats(self.dealt_count, self.spreads, self.spreads_this_turn, self.hits, self.turns,
                            self.out_by_spread)
@@ -50,3 +61,6 @@ class TableSpread:
         self.kind = kind
         self.cards = cards
         self.fits = fits
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from tonkdsl.interpreter.board import by_fields
 from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.names import EvalContext
 
@@ -21,7 +22,8 @@ END_KINDS = ("initial_tonk", "redeal", "tonk_out", "out_on_discard", "drop_won",
 # the compiled build); a drop judged in a search builds an Outcome and one or two Payments, a
 # fifth of its time. As plain Python it is the same store as the dataclass's own. The dataclass
 # still gives them their equality, hash, repr and frozenness (tests/test_outcome_init.py checks
-# that each __init__ takes the fields as the dataclass would).
+# that each __init__ takes the fields as the dataclass would); copies and pickles rebuild them
+# from their fields (board.by_fields).
 @dataclass(frozen=True)
 class Payment:
     rule: str
@@ -34,6 +36,9 @@ class Payment:
         object.__setattr__(self, "payer", payer)
         object.__setattr__(self, "payee", payee)
         object.__setattr__(self, "amount", amount)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,9 @@ class Outcome:
         object.__setattr__(self, "scores", scores)
         object.__setattr__(self, "pot_change", pot_change)
         object.__setattr__(self, "fired", fired)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
 
     def by_rule(self) -> dict[str, int]:
         """Total amount moved by each payout rule."""

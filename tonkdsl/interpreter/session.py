@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
+from tonkdsl.interpreter.board import by_fields
 from tonkdsl.interpreter.dealer import next_dealer
 from tonkdsl.interpreter.engine import Layout, RulesetError, State, deal
 from tonkdsl.interpreter.outcome import Outcome
@@ -55,6 +56,9 @@ class HandRecord:
         object.__setattr__(self, "bets", bets)
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "eliminated", eliminated)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
 
 
 @dataclass(frozen=True)
