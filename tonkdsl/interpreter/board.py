@@ -3,10 +3,10 @@
 A module of their own so that mypyc compiles them with the interpreter (setup.py): a search clones
 the state of a hand for every world it plays, each clone copying every player's tallies and every
 spread. Each class writes its own ``__init__``, the fields in the dataclass's order with its
-defaults: compiled, that is a native store (a copy of the tallies in 30 ns, against 600 ns
-through the ``__init__`` that dataclasses writes, which stays interpreted in the compiled build);
-the dataclass still gives them their equality and repr. tests/test_outcome_init.py checks each
-``__init__`` against its fields.
+defaults: compiled, that is a native store (a copy of the tallies in 35 ns, against 167 ns when
+they were plain Python; the ``__init__`` that dataclasses writes stays interpreted even in a
+compiled module); the dataclass still gives them their equality and repr.
+tests/test_outcome_init.py checks each ``__init__`` against its fields.
 """
 from __future__ import annotations
 
