@@ -1,11 +1,14 @@
 """Parse, type-check and compile an expression in one pass over the Lark tree.
 
 Each node becomes a closure ``fn(ctx) -> value``; names become calls of the getters listed in
-:class:`~tonkdsl.language.expr.types.Names`. Type errors (unknown name, wrong type, wrong arity) are
+:class:`~tonkdsl.language.expr.types.Names`. Each node is also described as a part of Python's
+syntax tree, and the parts of a whole expression are joined into one function (codegen.py), which
+the compiled expression runs: the closures' results in fewer calls. Type errors (unknown name, wrong type, wrong arity) are
 found here, when the ruleset loads, with the column of the offending part of the expression.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import operator
 import os
@@ -17,6 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from tonkdsl.language.cards import JOKER, RANKS_STANDARD, SUITS_STANDARD, parse_card
 from tonkdsl.language.diagnostics import did_you_mean
+from tonkdsl.language.expr.codegen import CodeGen
 from tonkdsl.language.expr.types import ANY, BOOL, CARD, NUM, PLAYER, RANK, SUIT, ListType, Names, Type, list_of, plural
 from tonkdsl.language.resources import grammar_text
 
@@ -40,6 +44,9 @@ COST_CARDS = 240  # four decks of 60 cards (pack.decks is at most 4)
 COST_FUNCTION = 20  # per card, for the meld functions (deadwood, largest_book, ...)
 
 Fn = Callable[[Any], Any]
+# Join each expression's parts into one generated function (codegen.py); False keeps the closures
+# alone (tests/test_codegen.py compares the two).
+GENERATE = True
 
 
 class ExprError(Exception):
@@ -158,6 +165,7 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
                         f"(MAX_EXPR_NODES) is {MAX_EXPR_NODES}", 1, 1, "limit-expr-size")
     comp = _Compiler(names)
     typ, fn, lit = comp.node(tree, 0)
+    code = comp.code.get(id(tree))  # the whole expression as one function (codegen.py), when it could be
     cost = comp.costs[id(tree)][0]
     if cost > MAX_EXPR_COST:
         raise ExprError(f"one evaluation of this expression may take {cost:,} steps; the limit (MAX_EXPR_COST) "
@@ -168,11 +176,15 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
             inner = fn
             fn = lambda ctx: (inner(ctx),)  # noqa: E731
             typ = expect
+            if code is not None:
+                code = ast.Tuple([code], ast.Load())
         elif isinstance(expect, ListType) and isinstance(typ, ListType) and typ.item == ANY:
             typ = expect
         else:
             raise ExprError(f"this should be {_a(expect)}, but it is {_a(typ)}", 1, 1)
     constant = lit if lit is not None and not isinstance(lit, tuple) else NOT_CONSTANT
+    if GENERATE and code is not None and lit is None and id(tree) not in comp.bare:  # a bare name is its getter
+        fn = comp.gen.build(code)
     return Compiled(str(source), typ, fn, constant, frozenset(comp.used), cost)
 
 
@@ -254,6 +266,23 @@ _COMPARE: dict[str, _Maker] = {"==": _compare(operator.eq), "!=": _compare(opera
 
 _FUNCTIONS = ("count", "sum", "min", "max", "any", "all", "abs")
 
+# The same operators as nodes of the generated function (codegen.py).
+_BINOP: dict[str, type[ast.operator]] = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
+_CMPOP: dict[str, type[ast.cmpop]] = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt,
+                                       ">=": ast.GtE}
+
+
+def _min_of(values: Any) -> Any:
+    if not values:
+        raise EvalError("min() of an empty list")
+    return min(values)
+
+
+def _max_of(values: Any) -> Any:
+    if not values:
+        raise EvalError("max() of an empty list")
+    return max(values)
+
 
 class _Compiler:
     def __init__(self, names: Names) -> None:
@@ -261,11 +290,59 @@ class _Compiler:
         self.costs: dict[int, tuple[int, int]] = {}  # per subtree: see _cost
         self.costs_lit: dict[int, Any] = {}  # per subtree: its literal value, when it has one
         self.items: list[Type] = []  # the item types of the enclosing 'where' filters
+        self.item_vars: list[str] = []  # their items' names in the generated function
         self.used: set[str] = set()  # plain names and attributes read
+        # Each part's node of Python's syntax tree, for the one function of the whole expression
+        # (codegen.py); a part with none is called as its closure.
+        self.gen = CodeGen()
+        self.code: dict[int, ast.expr] = {}
+        self.bare: set[int] = set()  # parts whose code only calls their own closure (a global name)
+        # The levels of the enclosing 'where' filters whose items each part reads (0 the outermost).
+        self.levels: dict[int, frozenset[int]] = {}
 
     def err(self, tree: Tree[Token] | Token, msg: str, hint: str = "", code: str = "expr-type") -> ExprError:
         line, col = _where(tree)
         return ExprError(msg + hint, line, col, code)
+
+    # --- the generated function's parts (codegen.py) -------------------------------------------
+    def part(self, tree: Tree[Token] | Token, part: tuple[Type, Fn, Any], embed: bool = True) -> ast.expr | None:
+        """The code of a compiled part: its literal, its generated code, or else a call of its
+        closure. A closure is called only outside a 'where' condition (``embed``; there the closures
+        would read items the generated filter does not keep on ``ctx.items``): otherwise None."""
+        lit = part[2]
+        if isinstance(lit, (int, str)):  # numbers, truth values, ranks and suits
+            return self.gen.constant(lit)
+        if isinstance(lit, tuple):
+            return self.gen.name(lit)
+        code = self.code.get(id(tree))
+        if code is not None:
+            if self.items and id(tree) not in self.levels:  # the same for every item: worked out once
+                return self.gen.memo(code)
+            return code
+        if embed and not self.items:
+            return self.gen.closure(part[1])
+        return None
+
+    def iterable(self, tree: Tree[Token] | Token, part: tuple[Type, Fn, Any]) -> ast.expr | None:
+        """The code of what a comprehension walks: Python forbids a memo (an assignment
+        expression) anywhere in it, so a part that would hold one is called as its closure when it
+        reads no item, else has no code."""
+        code = self.part(tree, part)
+        if code is None or not any(isinstance(n, ast.NamedExpr) for n in ast.walk(code)):
+            return code
+        if id(tree) not in self.levels:
+            return self.gen.closure(part[1])
+        return None
+
+    def emit(self, tree: Tree[Token], code: ast.expr | None) -> None:
+        if code is not None:
+            self.code[id(tree)] = code
+
+    def call_code(self, fn: Any, *args: ast.expr | None) -> ast.expr | None:
+        """``fn(*args)``, or None when a part has no code."""
+        if any(a is None for a in args):
+            return None
+        return self.gen.call(fn, *args)  # type: ignore[arg-type]
 
     # Each handler returns (type, closure, literal value or None).
     def node(self, tree: Tree[Token] | Token, depth: int) -> tuple[Type, Fn, Any]:
@@ -279,6 +356,11 @@ class _Compiler:
         if handler is None:  # pragma: no cover - every rule of the grammar has a handler
             raise self.err(tree, f"unsupported construct '{tree.data}'")
         result: tuple[Type, Fn, Any] = handler(tree, depth + 1)
+        levels = self.levels.get(id(tree), frozenset()).union(*(self.levels.get(id(c), ()) for c in tree.children))
+        if tree.data == "where":  # its own items are read inside it only
+            levels = levels - {len(self.items)}
+        if levels:
+            self.levels[id(tree)] = levels
         self.costs_lit[id(tree)] = result[2]
         self.costs[id(tree)] = self._cost(tree, result[0], result[2])
         return result
@@ -365,6 +447,9 @@ class _Compiler:
             lit = tuple(p[2] for p in parts)
             return list_of(typ), (lambda ctx: lit), lit
         fns = [p[1] for p in parts]
+        codes = [code for c, p in zip(t.children, parts) if (code := self.part(c, p)) is not None]
+        if len(codes) == len(parts):
+            self.emit(t, ast.Tuple(codes, ast.Load()))
         return list_of(typ), (lambda ctx: tuple(f(ctx) for f in fns)), None
 
     def _as_rank(self, t: Tree[Token] | Token, part: tuple[Type, Fn, Any]) -> tuple[Type, Fn, Any]:
@@ -388,15 +473,20 @@ class _Compiler:
             if name in attrs:
                 typ, getter = attrs[name]
                 lv = level
+                self.emit(t, self.gen.call(getter, self.gen.ctx(), self.gen.var(self.item_vars[lv])))
+                self.levels[id(t)] = frozenset({lv})
                 return typ, (lambda ctx: getter(ctx, ctx.items[lv])), None
         if self.names.subject is not None:
             stype, sget = self.names.subject
             attrs = self.names.attrs.get(stype, {})
             if name in attrs:
                 typ, getter = attrs[name]
+                self.emit(t, self.gen.call(getter, self.gen.ctx(), self.gen.closure(sget)))
                 return typ, (lambda ctx: getter(ctx, sget(ctx))), None
         if name in self.names.globals and not name.startswith("$"):
             typ, g = self.names.globals[name]
+            self.emit(t, self.gen.closure(g))  # reads no 'where' item: a call of the getter fits anywhere
+            self.bare.add(id(t))
             return typ, g, None
         if name in _FUNCTIONS or name in self.names.functions:
             raise self.err(t, f"'{name}' is a function: write {name}(...)")
@@ -410,7 +500,8 @@ class _Compiler:
         raise self.err(t, f"unknown name '{name}'", did_you_mean(name, known))
 
     def n_attr(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        base_t, base_f, _ = self.node(t.children[0], d)
+        base = self.node(t.children[0], d)
+        base_t, base_f, _ = base
         attr = str(t.children[1])
         self.used.add(attr)
         item = base_t.item if isinstance(base_t, ListType) else base_t
@@ -423,7 +514,12 @@ class _Compiler:
                            did_you_mean(attr, attrs) or f" (known: {', '.join(sorted(attrs))})")
         typ, getter = attrs[attr]
         if isinstance(base_t, ListType):
+            base_code = self.iterable(t.children[0], base)
+            if base_code is not None:
+                x = self.gen.loop_var()
+                self.emit(t, self.gen.tuple_of_list(self.gen.call(getter, self.gen.ctx(), self.gen.var(x)), x, base_code))
             return list_of(typ), (lambda ctx: tuple([getter(ctx, x) for x in base_f(ctx)])), None
+        self.emit(t, self.call_code(getter, self.gen.ctx(), self.part(t.children[0], base)))
         return typ, (lambda ctx: getter(ctx, base_f(ctx))), None
 
     # --- calls ---------------------------------------------------------------------------
@@ -436,7 +532,10 @@ class _Compiler:
                            did_you_mean(fname, known) or f" (functions: {', '.join(known)})")
         if len(args) != 1:
             raise self.err(t, f"{fname}() takes exactly one argument, got {len(args)}")
-        at, af, _ = self.node(args[0], d)
+        arg_part = self.node(args[0], d)
+        at, af, _ = arg_part
+        ac = self.part(args[0], arg_part)
+        walked = self.iterable(args[0], arg_part)  # the argument of sum(hand): walked by a comprehension
         if fname in self.names.functions:
             want, result, impl = self.names.functions[fname]
             if at != want and not (isinstance(at, ListType) and at.item == ANY and isinstance(want, ListType)):
@@ -447,29 +546,40 @@ class _Compiler:
             if most is not None and written is not None and written > most:
                 raise self.err(args[0], f"{fname}() is given {written} cards; it takes at most {most} "
                                "(MAX_MELD_CARDS): its search grows fast with every card", code="limit-expr-cost")
+            self.emit(t, self.call_code(impl, self.gen.ctx(), ac))
             return result, (lambda ctx: impl(ctx, af(ctx))), None
         if fname == "abs":
             if at != NUM:
                 raise self.err(args[0], f"abs() needs a number, not {_a(at)}")
+            self.emit(t, self.call_code(abs, ac))
             return NUM, (lambda ctx: abs(af(ctx))), None
         if not isinstance(at, ListType):
             raise self.err(args[0], f"{fname}() needs a list or a set, not {_a(at)}")
         if fname == "count":
+            self.emit(t, self.call_code(len, ac))
             return NUM, (lambda ctx: len(af(ctx))), None
         if fname in ("any", "all"):
             if at.item not in (BOOL, ANY):
                 raise self.err(args[0], f"{fname}() needs a list of booleans, not {_a(at)}")
             f = any if fname == "any" else all
+            self.emit(t, self.call_code(f, ac))
             return BOOL, (lambda ctx: f(af(ctx))), None
         if fname == "sum" and at.item == CARD:
             value = self.names.attrs[CARD]["value"][1]
+            if walked is not None:
+                x = self.gen.loop_var()
+                values = self.gen.tuple_of_list(self.gen.call(value, self.gen.ctx(), self.gen.var(x)), x, walked)
+                self.emit(t, self.gen.call(_check_num, self.gen.call(sum, values)))
             return NUM, (lambda ctx: _check_num(sum(value(ctx, c) for c in af(ctx)))), None
         if at.item not in (NUM, ANY):
             raise self.err(args[0], f"{fname}() needs a list of numbers, not {_a(at)}"
                            + (" (write e.g. min(players.count))" if at.item == PLAYER else ""))
         if fname == "sum":  # a sum is a number like any other: checked against MAX_NUMBER
+            if ac is not None:
+                self.emit(t, self.gen.call(_check_num, self.gen.call(sum, ac)))
             return NUM, (lambda ctx: _check_num(sum(af(ctx)))), None
         pick = min if fname == "min" else max
+        self.emit(t, self.call_code(_min_of if fname == "min" else _max_of, ac))
 
         def minmax(ctx: Any) -> Any:
             values = af(ctx)
@@ -495,8 +605,12 @@ class _Compiler:
         if sym in ("/", "%") and rl == 0:  # a division by a written 0 can never be evaluated
             line, col = _where(t.children[1])
             raise ExprError(f"'{sym}' by a written 0: a division by zero", line, col, "expr-value")
+        lc, rc = self.part(t.children[0], (lt, lf, ll)), self.part(t.children[1], (rt, rf, rl))
         if sym in _CHECKED:  # + - * written out: one closure, no call of the operator
+            if lc is not None and rc is not None:
+                self.emit(t, self.gen.call(_check_num, ast.BinOp(lc, _BINOP[sym](), rc)))
             return NUM, _CHECKED[sym](lf, rf, ll, rl), None
+        self.emit(t, self.call_code(op, lc, rc))
         return NUM, (lambda ctx: op(lf(ctx), rf(ctx))), None
 
     def n_add(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
@@ -519,10 +633,12 @@ class _Compiler:
 
     def n_range(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
         # Each side is compiled once (a nested range costs what it holds, not twice per level).
-        (lt, lf, _), (rt, rf, _) = self.node(t.children[0], d), self.node(t.children[1], d)
+        lp, rp = self.node(t.children[0], d), self.node(t.children[1], d)
+        (lt, lf, _), (rt, rf, _) = lp, rp
         for side, typ in ((t.children[0], lt), (t.children[1], rt)):
             if typ != NUM:
                 raise self.err(side, f"'..' needs numbers on both sides, not {_a(typ)}")
+        self.emit(t, self.call_code(_range, self.part(t.children[0], lp), self.part(t.children[1], rp)))
         return list_of(NUM), (lambda ctx: _range(lf(ctx), rf(ctx))), None
 
     def n_neg(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
@@ -531,24 +647,41 @@ class _Compiler:
             raise self.err(t, f"'-' needs a number, not {_a(typ)}")
         if lit is not None:
             return NUM, (lambda ctx: -lit), -lit
+        code = self.part(t.children[0], (typ, fn, lit))
+        if code is not None:
+            self.emit(t, ast.UnaryOp(ast.USub(), code))
         return NUM, (lambda ctx: -fn(ctx)), None
 
     def _bool(self, t: Tree[Token] | Token, d: int, word: str) -> Fn:
-        typ, fn, _ = self.node(t, d)
-        if typ != BOOL:
-            raise self.err(t, f"'{word}' needs a condition (true or false), not {_a(typ)}")
-        return fn
+        return self._bool_part(t, d, word)[1]
+
+    def _bool_part(self, t: Tree[Token] | Token, d: int, word: str) -> tuple[Type, Fn, Any]:
+        part = self.node(t, d)
+        if part[0] != BOOL:
+            raise self.err(t, f"'{word}' needs a condition (true or false), not {_a(part[0])}")
+        return part
 
     def n_not_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        f = self._bool(t.children[0], d, "not")
+        part = self._bool_part(t.children[0], d, "not")
+        f = part[1]
+        code = self.part(t.children[0], part)
+        if code is not None:
+            self.emit(t, ast.UnaryOp(ast.Not(), code))
         return BOOL, (lambda ctx: not f(ctx)), None
 
+    def _both(self, t: Tree[Token], d: int, word: str, op: ast.boolop) -> tuple[Fn, Fn]:
+        left, right = self._bool_part(t.children[0], d, word), self._bool_part(t.children[1], d, word)
+        lc, rc = self.part(t.children[0], left), self.part(t.children[1], right)
+        if lc is not None and rc is not None:
+            self.emit(t, ast.BoolOp(op, [lc, rc]))
+        return left[1], right[1]
+
     def n_and_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        a, b = self._bool(t.children[0], d, "and"), self._bool(t.children[1], d, "and")
+        a, b = self._both(t, d, "and", ast.And())
         return BOOL, (lambda ctx: a(ctx) and b(ctx)), None
 
     def n_or_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        a, b = self._bool(t.children[0], d, "or"), self._bool(t.children[1], d, "or")
+        a, b = self._both(t, d, "or", ast.Or())
         return BOOL, (lambda ctx: a(ctx) or b(ctx)), None
 
     def n_compare(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
@@ -568,9 +701,12 @@ class _Compiler:
         elif lt != NUM or rt != NUM:
             bad = lt if lt != NUM else rt
             raise self.err(t, f"'{op}' compares numbers, not {_a(bad)}")
+        lc, rc = self.part(left, lp), self.part(right, rp)
+        if lc is not None and rc is not None:
+            self.emit(t, ast.Compare(lc, [_CMPOP[op]()], [rc]))
         return BOOL, _COMPARE[op](lf, rf, lp[2], rp[2]), None
 
-    def _membership(self, t: Tree[Token], d: int) -> tuple[Fn, Fn | frozenset[Any]]:
+    def _membership(self, t: Tree[Token], d: int, op: ast.cmpop) -> tuple[Fn, Fn | frozenset[Any]]:
         """The closures of both sides, or the set itself for a written list on the right."""
         left, right = t.children
         lp, rp = self.node(left, d), self.node(right, d)
@@ -584,8 +720,15 @@ class _Compiler:
             lp = self._as_rank(left, lp)
         if item != ANY and lp[0] != item:
             raise self.err(t, f"cannot look for {_a(lp[0])} in {_a(rp[0])}")
+        lc = self.part(left, lp)
         if rp[2] is not None:
-            return lp[1], frozenset(rp[2])
+            written = frozenset(rp[2])
+            if lc is not None:
+                self.emit(t, ast.Compare(lc, [op], [self.gen.name(written)]))
+            return lp[1], written
+        rc = self.part(right, rp)
+        if lc is not None and rc is not None:
+            self.emit(t, ast.Compare(lc, [op], [rc]))
         return lp[1], rp[1]
 
     def _rank_list(self, t: Tree[Token] | Token, part: tuple[Type, Fn, Any]) -> tuple[Type, Fn, Any]:
@@ -595,26 +738,36 @@ class _Compiler:
         return list_of(RANK), (lambda ctx: ranks), ranks
 
     def n_in_(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        lf, rf = self._membership(t, d)
+        lf, rf = self._membership(t, d, ast.In())
         if isinstance(rf, frozenset):
             return BOOL, (lambda ctx: lf(ctx) in rf), None
         return BOOL, (lambda ctx: lf(ctx) in rf(ctx)), None
 
     def n_not_in(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        lf, rf = self._membership(t, d)
+        lf, rf = self._membership(t, d, ast.NotIn())
         if isinstance(rf, frozenset):
             return BOOL, (lambda ctx: lf(ctx) not in rf), None
         return BOOL, (lambda ctx: lf(ctx) not in rf(ctx)), None
 
     def n_where(self, t: Tree[Token], d: int) -> tuple[Type, Fn, Any]:
-        base_t, base_f, _ = self.node(t.children[0], d)
+        base = self.node(t.children[0], d)
+        base_t, base_f, _ = base
         if not isinstance(base_t, ListType) or base_t.item not in (PLAYER, CARD):
             raise self.err(t.children[0], f"'where' filters a set of players or cards, not {_a(base_t)}")
+        x = self.gen.loop_var()
         self.items.append(base_t.item)
+        self.item_vars.append(x)
         try:
-            cond = self._bool(t.children[1], d, "where")
+            cond_part = self._bool_part(t.children[1], d, "where")
+            # The condition is generated whole or not at all: its closures would read ctx.items.
+            cond_code = self.part(t.children[1], cond_part, embed=False)
         finally:
             self.items.pop()
+            self.item_vars.pop()
+        cond = cond_part[1]
+        base_code = self.iterable(t.children[0], base)
+        if base_code is not None and cond_code is not None:
+            self.emit(t, self.gen.tuple_of_list(self.gen.var(x), x, base_code, cond_code))
 
         def filtered(ctx: Any) -> tuple[Any, ...]:
             out = []
