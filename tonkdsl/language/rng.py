@@ -18,14 +18,16 @@ _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111E
 class Rng:
     """SplitMix64: ``Rng(seed)`` gives the same stream everywhere."""
 
-    __slots__ = ("_state",)
+    # ``state``: the 64-bit state, public for the interpreter's compiled shuffle, which draws
+    # from it itself (interpreter/shuffle.py).
+    __slots__ = ("state",)
 
     def __init__(self, seed: int = 0) -> None:
-        self._state = seed & _MASK
+        self.state = seed & _MASK
 
     def next_u64(self) -> int:
-        self._state = (self._state + _GAMMA) & _MASK
-        z = self._state
+        self.state = (self.state + _GAMMA) & _MASK
+        z = self.state
         z = ((z ^ (z >> 30)) * _MIX1) & _MASK
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
@@ -59,8 +61,8 @@ class Rng:
     def below_factorial(self, n: int) -> int:
         """The uniform integer below ``n!`` that :meth:`shuffle` draws for ``n`` items (the
         interpreter's compiled shuffle reads its digits its own way)."""
-        words, limit, total = _shuffle_plan(n)
-        state = self._state
+        words, limit, total = shuffle_plan(n)
+        state = self.state
         while True:
             x = 0
             for _ in range(words):
@@ -70,7 +72,7 @@ class Rng:
                 x = (x << 64) | (z ^ (z >> 31))
             if x < limit:
                 break
-        self._state = state
+        self.state = state
         return x % total
 
     def choice(self, items: Sequence[T]) -> T:
@@ -78,11 +80,11 @@ class Rng:
 
     def fork(self, index: int) -> "Rng":
         """An independent generator for sub-stream ``index`` (e.g. one per simulated hand)."""
-        return Rng(Rng(self._state ^ ((index * 0xD1B54A32D192ED03) & _MASK)).next_u64())
+        return Rng(Rng(self.state ^ ((index * 0xD1B54A32D192ED03) & _MASK)).next_u64())
 
 
 @lru_cache(maxsize=64)
-def _shuffle_plan(n: int) -> tuple[int, int, int]:
+def shuffle_plan(n: int) -> tuple[int, int, int]:
     """(64-bit words to draw, rejection limit, n!) for shuffling ``n`` items."""
     total = factorial(n)
     words = (total.bit_length() + 30 + 63) // 64
