@@ -185,6 +185,23 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
 SIDE_NAMES = frozenset({"side", "partner", "partners", "opponents"})
 
 
+# The getters above that only read attributes (see Names.reads), and what they read: the
+# generated function of an expression reads them in line (language/expr/codegen.py).
+_READS: dict[Any, tuple[str, ...]] = {
+    GLOBALS["stake"][1]: ("state", "stake"),
+    GLOBALS["num_players"][1]: ("state", "num_players"),
+    GLOBALS["turn"][1]: ("state", "turn_number"),
+    GLOBALS["round"][1]: ("state", "round_number"),
+    GLOBALS["dealer"][1]: ("state", "dealer"),
+    GLOBALS["pot"][1]: ("state", "pot"),
+    **{_ROLE_GET[role]: (role,) for role in ROLES},
+    PLAYER_ATTRS["count"][1]: ("state", "hand_value"),
+    PLAYER_ATTRS["low_count"][1]: ("state", "hand_value"),
+    PLAYER_ATTRS["side"][1]: ("state", "side_of"),
+    PLAYER_ATTRS["total"][1]: ("state", "totals"),
+}
+
+
 def _declared_count(c: EvalContext, p: int) -> int:
     """``count`` where values may be chosen: the total the actor is trying, else the lowest."""
     declared = c.declared
@@ -313,5 +330,6 @@ def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool |
         elsewhere={**{r: f"'{r}' is {why}" for r, why in ROLES.items() if r not in roles},
                    **{k: f"'{k}' is {why}" for k, (_, _, why) in CARD_SETS.items() if k not in card_sets}},
         functions={k: (a, r, f) for k, (a, r, f, _) in FUNCTIONS.items()},
+        reads=_READS,
     )
     return names

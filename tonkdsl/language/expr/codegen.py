@@ -53,6 +53,14 @@ class CodeGen:
     def constant(value: int | bool | str) -> ast.expr:
         return ast.Constant(value)
 
+    def read(self, path: tuple[str, ...], at: ast.expr | None = None) -> ast.expr:
+        """``ctx.path[0].path[1]...``, then ``[at]`` when given: a getter's own reads in line. The
+        attribute names are the game's (names.py), never the file's."""
+        node: ast.expr = self.ctx()
+        for attr in path:
+            node = ast.Attribute(node, attr, ast.Load())
+        return node if at is None else ast.Subscript(node, at, ast.Load())
+
     def call(self, fn: Any, *args: ast.expr) -> ast.expr:
         """``fn(*args)``, ``fn`` bound."""
         return ast.Call(self.name(fn), list(args), [])

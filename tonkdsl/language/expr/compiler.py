@@ -338,6 +338,14 @@ class _Compiler:
         if code is not None:
             self.code[id(tree)] = code
 
+    def get_code(self, getter: Any, at: ast.expr | None = None) -> ast.expr:
+        """A getter's value: its reads in line when it only reads (Names.reads), else its call
+        (``getter(ctx)``, or ``getter(ctx, at)`` for an attribute of ``at``)."""
+        path = self.names.reads.get(getter)
+        if path is not None:
+            return self.gen.read(path, at)
+        return self.gen.call(getter, self.gen.ctx()) if at is None else self.gen.call(getter, self.gen.ctx(), at)
+
     def call_code(self, fn: Any, *args: ast.expr | None) -> ast.expr | None:
         """``fn(*args)``, or None when a part has no code."""
         if any(a is None for a in args):
@@ -473,7 +481,7 @@ class _Compiler:
             if name in attrs:
                 typ, getter = attrs[name]
                 lv = level
-                self.emit(t, self.gen.call(getter, self.gen.ctx(), self.gen.var(self.item_vars[lv])))
+                self.emit(t, self.get_code(getter, self.gen.var(self.item_vars[lv])))
                 self.levels[id(t)] = frozenset({lv})
                 return typ, (lambda ctx: getter(ctx, ctx.items[lv])), None
         if self.names.subject is not None:
@@ -481,11 +489,11 @@ class _Compiler:
             attrs = self.names.attrs.get(stype, {})
             if name in attrs:
                 typ, getter = attrs[name]
-                self.emit(t, self.gen.call(getter, self.gen.ctx(), self.gen.closure(sget)))
+                self.emit(t, self.get_code(getter, self.get_code(sget)))
                 return typ, (lambda ctx: getter(ctx, sget(ctx))), None
         if name in self.names.globals and not name.startswith("$"):
             typ, g = self.names.globals[name]
-            self.emit(t, self.gen.closure(g))  # reads no 'where' item: a call of the getter fits anywhere
+            self.emit(t, self.get_code(g))  # reads no 'where' item: fits anywhere
             self.bare.add(id(t))
             return typ, g, None
         if name in _FUNCTIONS or name in self.names.functions:
@@ -517,9 +525,11 @@ class _Compiler:
             base_code = self.iterable(t.children[0], base)
             if base_code is not None:
                 x = self.gen.loop_var()
-                self.emit(t, self.gen.tuple_of_list(self.gen.call(getter, self.gen.ctx(), self.gen.var(x)), x, base_code))
+                self.emit(t, self.gen.tuple_of_list(self.get_code(getter, self.gen.var(x)), x, base_code))
             return list_of(typ), (lambda ctx: tuple([getter(ctx, x) for x in base_f(ctx)])), None
-        self.emit(t, self.call_code(getter, self.gen.ctx(), self.part(t.children[0], base)))
+        base_code = self.part(t.children[0], base)
+        if base_code is not None:
+            self.emit(t, self.get_code(getter, base_code))
         return typ, (lambda ctx: getter(ctx, base_f(ctx))), None
 
     # --- calls ---------------------------------------------------------------------------

@@ -66,3 +66,7 @@ class Names:
     # Functions that need the game (e.g. seating order): name -> (argument type, result type,
     # implementation taking the context and the argument's value).
     functions: dict[str, tuple[Type, Type, Callable[[Any, Any], Any]]] = field(default_factory=dict)
+    # Getters that only read the context's attributes, by their path (``("state", "stake")``:
+    # ``ctx.state.stake``; an attribute's getter reads the last one at the player or card:
+    # ``ctx.state.hand_value[p]``), for the generated function to read them in line, with no call.
+    reads: dict[Any, tuple[str, ...]] = field(default_factory=dict)
