@@ -103,10 +103,22 @@ def draw_below_factorial(rng: Rng, n: int) -> int:
     return _draw(rng, words, limit) % total
 
 
+def _times(zh: int, zl: int, m_hi0: int, m_hi1: int, m_lo0: int, m_lo1: int) -> tuple[int, int]:
+    """(zh, zl) times the multiplier of 16-bit pieces m_hi1 m_hi0 m_lo1 m_lo0, modulo 2**64, on
+    halves: the low halves' full product, then each cross product modulo 2**32."""
+    l0, l1, h0, h1 = zl & 0xFFFF, zl >> 16, zh & 0xFFFF, zh >> 16
+    mid = l1 * m_lo0 + l0 * m_lo1
+    low = l0 * m_lo0 + ((mid & 0xFFFF) << 16)
+    high = (l1 * m_lo1 + (mid >> 16) + (low >> 32)
+            + h0 * m_lo0 + (((h1 * m_lo0 + h0 * m_lo1) & 0xFFFF) << 16)
+            + l0 * m_hi0 + (((l1 * m_hi0 + l0 * m_hi1) & 0xFFFF) << 16))
+    return high & _M32, low & _M32
+
+
 def _draw(rng: Rng, words: int, limit: int) -> int:
     """The generator's draw of ``words`` 64-bit words below ``limit`` (Rng.below_factorial before
-    its reduction modulo n!), each SplitMix64 step on 32-bit halves and each product modulo 2**64
-    on 16-bit pieces, written out in line: no value here reaches 2**36 but the draw itself."""
+    its reduction modulo n!), each SplitMix64 step on 32-bit halves: no value here reaches 2**36
+    but the draw itself."""
     state = rng.state
     hi, lo = state >> 32, state & _M32
     while True:
@@ -117,24 +129,10 @@ def _draw(rng: Rng, words: int, limit: int) -> int:
             lo &= _M32
             # z = state; z ^= z >> 30
             zh, zl = hi ^ (hi >> 30), lo ^ (((lo >> 30) | (hi << 2)) & _M32)
-            # z *= MIX1 (mod 2**64): the low halves' full product, then each cross product mod 2**32
-            l0, l1, h0, h1 = zl & 0xFFFF, zl >> 16, zh & 0xFFFF, zh >> 16
-            mid = l1 * _MIX1_LO0 + l0 * _MIX1_LO1
-            low = l0 * _MIX1_LO0 + ((mid & 0xFFFF) << 16)
-            high = (l1 * _MIX1_LO1 + (mid >> 16) + (low >> 32)
-                    + h0 * _MIX1_LO0 + (((h1 * _MIX1_LO0 + h0 * _MIX1_LO1) & 0xFFFF) << 16)
-                    + l0 * _MIX1_HI0 + (((l1 * _MIX1_HI0 + l0 * _MIX1_HI1) & 0xFFFF) << 16))
-            zh, zl = high & _M32, low & _M32
+            zh, zl = _times(zh, zl, _MIX1_HI0, _MIX1_HI1, _MIX1_LO0, _MIX1_LO1)
             # z ^= z >> 27
             zh, zl = zh ^ (zh >> 27), zl ^ (((zl >> 27) | (zh << 5)) & _M32)
-            # z *= MIX2 (mod 2**64)
-            l0, l1, h0, h1 = zl & 0xFFFF, zl >> 16, zh & 0xFFFF, zh >> 16
-            mid = l1 * _MIX2_LO0 + l0 * _MIX2_LO1
-            low = l0 * _MIX2_LO0 + ((mid & 0xFFFF) << 16)
-            high = (l1 * _MIX2_LO1 + (mid >> 16) + (low >> 32)
-                    + h0 * _MIX2_LO0 + (((h1 * _MIX2_LO0 + h0 * _MIX2_LO1) & 0xFFFF) << 16)
-                    + l0 * _MIX2_HI0 + (((l1 * _MIX2_HI0 + l0 * _MIX2_HI1) & 0xFFFF) << 16))
-            zh, zl = high & _M32, low & _M32
+            zh, zl = _times(zh, zl, _MIX2_HI0, _MIX2_HI1, _MIX2_LO0, _MIX2_LO1)
             # z ^= z >> 31: the word
             zh, zl = zh ^ (zh >> 31), zl ^ (((zl >> 31) | (zh << 1)) & _M32)
             x = (x << 64) | (zh << 32) | zl
