@@ -545,7 +545,6 @@ class _Compiler:
         arg_part = self.node(args[0], d)
         at, af, _ = arg_part
         ac = self.part(args[0], arg_part)
-        walked = self.iterable(args[0], arg_part)  # the argument of sum(hand): walked by a comprehension
         if fname in self.names.functions:
             want, result, impl = self.names.functions[fname]
             if at != want and not (isinstance(at, ListType) and at.item == ANY and isinstance(want, ListType)):
@@ -576,6 +575,7 @@ class _Compiler:
             return BOOL, (lambda ctx: f(af(ctx))), None
         if fname == "sum" and at.item == CARD:
             value = self.names.attrs[CARD]["value"][1]
+            walked = self.iterable(args[0], arg_part)  # sum(hand): the cards walked by a comprehension
             if walked is not None:
                 x = self.gen.loop_var()
                 values = self.gen.tuple_of_list(self.gen.call(value, self.gen.ctx(), self.gen.var(x)), x, walked)
