@@ -588,15 +588,9 @@ class _Compiler:
             if ac is not None:
                 self.emit(t, self.gen.call(_check_num, self.gen.call(sum, ac)))
             return NUM, (lambda ctx: _check_num(sum(af(ctx)))), None
-        pick = min if fname == "min" else max
-        self.emit(t, self.call_code(_min_of if fname == "min" else _max_of, ac))
-
-        def minmax(ctx: Any) -> Any:
-            values = af(ctx)
-            if not values:
-                raise EvalError(f"{fname}() of an empty list")
-            return pick(values)
-        return NUM, minmax, None
+        pick = _min_of if fname == "min" else _max_of
+        self.emit(t, self.call_code(pick, ac))
+        return NUM, (lambda ctx: pick(af(ctx))), None
 
     # --- operators -----------------------------------------------------------------------
     def _arith(self, t: Tree[Token], d: int, op: Callable[[int, int], int], sym: str) -> tuple[Type, Fn, Any]:
