@@ -1,20 +1,25 @@
 """Bots are policies: ``choose(view, legal_actions, rng) -> action``.
 
 The greedy bot is the interpreter's own player (tonkdsl/interpreter/greedy.py, compiled with
-the interpreter); the others build on it."""
+the interpreter); the others build on it. The judgement of a drop over dealt worlds
+(drop_value) is the interpreter's too (tonkdsl/interpreter/judge.py), compiled with it."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.greedy import completes_spread as completes_spread, greedy_bot as greedy_bot  # re-exported
+from tonkdsl.interpreter.greedy import completes_spread, greedy_bot
+from tonkdsl.interpreter.judge import drop_outcomes, drop_value, hand_value
 from tonkdsl.interpreter.engine import State
-from tonkdsl.interpreter.outcome import Outcome
-from tonkdsl.interpreter.view import View, play_out
+from tonkdsl.interpreter.view import View
 from tonkdsl.language.rng import Rng
 
 Policy = Callable[[View, Sequence[A.Action], Rng], A.Action]
+
+__all__ = ["BOTS", "BOT_NAMES", "Policy", "bot_problem", "completes_spread", "drop_outcomes", "drop_value",
+           "greedy_bot", "hand_value", "make_montecarlo_bot", "new_policy", "policy", "random_bot",
+           "tell_hand_over"]
 
 
 def random_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
@@ -50,36 +55,6 @@ def make_montecarlo_bot(samples: int = 24, margin: float = 0.0) -> Policy:
     return choose
 
 
-def drop_value(view: View, rng: Rng, samples: int, play_on: bool = False) -> float:
-    """What a drop now is worth on average over ``samples`` worlds dealt from the view
-    (:func:`hand_value`: money, or points on a score sheet). A drop that does not end the hand
-    at once (a discard or a last round follows it) counts for nothing, unless ``play_on``: then
-    greedy players play each world to its end after the drop."""
-    rs = view.ruleset
-    points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
-    return sum(hand_value(out, view.seat, points, lowest_wins, view.sides)
-               for out in drop_outcomes(view, rng, samples, play_on)) / samples
-
-
-def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool,
-               sides: Sequence[int] | None = None) -> float:
-    """What a finished hand is worth to ``seat``: its money, or on a score sheet its score
-    against the others' average (negated where the lowest score wins). With ``sides`` (each
-    seat's side, View.sides) a seat plays for its side: the side's money, its score against
-    the other sides' average."""
-    values = outcome.scores if points and outcome.scores else outcome.payouts
-    if sides is not None and len(set(sides)) < len(sides):
-        by_side: dict[int, int] = {}
-        for i, v in enumerate(values):
-            by_side[sides[i]] = by_side.get(sides[i], 0) + v
-        values, seat = tuple(by_side.values()), list(by_side).index(sides[seat])
-    if points and outcome.scores:
-        others = [s for i, s in enumerate(values) if i != seat]
-        relative = values[seat] - (sum(others) / len(others) if others else 0)
-        return -relative if lowest_wins else relative
-    return float(values[seat])
-
-
 def tell_hand_over(bots: Sequence[Policy | None], state: State) -> None:
     """Show the end of a finished hand to every bot that learns from the hands it sees end (a
     ``hand_over(view, outcome)`` method, as the strong bot has), from its seat's view (None: a
@@ -90,30 +65,6 @@ def tell_hand_over(bots: Sequence[Policy | None], state: State) -> None:
         hand_over = getattr(bot, "hand_over", None)
         if hand_over is not None:
             hand_over(View(state, seat), outcome)
-
-
-_DROP = A.Drop()
-
-
-def drop_outcomes(view: View, rng: Rng, samples: int, play_on: bool = False) -> Iterator[Outcome]:
-    """The endings of a drop now in ``samples`` worlds dealt from the view (search bots); with
-    ``play_on``, a world the drop does not end is played to its end by greedy players (who
-    draw nothing from ``rng``, so the worlds dealt after it are those dealt without it).
-
-    Without ``play_on`` the worlds stop at the first one the drop does not end: whether a drop
-    ends the hand at once (or a last round or the discard follows) is public, the same in every
-    world, so none would yield an ending (a search's model players judge a drop so at almost
-    every decision of every rollout where a knock is followed by a last round)."""
-    for _ in range(samples):
-        world = view.determinize(rng)
-        world.apply(_DROP)
-        if not world.is_terminal():
-            if not play_on:
-                return
-            play_out(world, [greedy_bot] * world.num_players, rng)
-        out = world.outcome()
-        if out is not None:
-            yield out
 
 
 BOTS["montecarlo"] = make_montecarlo_bot()
