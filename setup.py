@@ -16,7 +16,7 @@ from setuptools import Extension, find_packages, setup
 # The hot path of every simulation, rollout and witness search. Not compiled: actions.py
 # (ActionList subclasses list) and table.py (RulesetError subclasses RuntimeError), which mypyc
 # cannot compile as native classes, and the language and tools layers, which stay plain.
-COMPILED = ["asking", "board", "dealer", "engine", "greedy", "melds", "outcome", "session", "shuffle", "turn", "turn_flow", "view"]
+COMPILED = ["asking", "board", "dealer", "engine", "greedy", "grouping", "judge", "melds", "outcome", "session", "shuffle", "turn", "turn_flow", "view"]
 
 
 def _editable() -> bool:

@@ -137,16 +137,10 @@ class ActionList(list[Action]):
 
     @classmethod
     def grouped(cls, actions: Iterable[Action]) -> "ActionList":
-        groups: dict[type, list[Action]] = {}
-        for a in actions:
-            groups.setdefault(type(a), []).append(a)
-        out = cls()
-        out.spans = {}
-        out.discard_cards = ()
-        for kind, group in groups.items():
-            out.spans[kind] = (len(out), len(out) + len(group))
-            out.extend(group)
-        return out
+        # Compiled with the interpreter (grouping.py), imported here when first called: that
+        # module builds ActionLists, so it imports this one.
+        from tonkdsl.interpreter.grouping import grouped
+        return grouped(actions)
 
     def without(self, kind: type) -> "ActionList":
         """This list without the actions of ``kind`` (itself when it has none): the same as

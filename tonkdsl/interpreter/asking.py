@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.grouping import grouped
 from tonkdsl.interpreter.table import ASK, START, IllegalAction
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,7 +107,7 @@ def options(state: "State", seat: int | None = None, with_pass: bool = True) -> 
     the actions offered, then ``pass`` (only the player asked now passes)."""
     seat = state.out_of_turn_seat if seat is None else seat
     kinds = dict.fromkeys(w.do for w in offers(state, seat)) if seat is not None else {}
-    return A.ActionList.grouped([*(KINDS[k].action for k in kinds), *([_PASS] if with_pass else [])])
+    return grouped([*(KINDS[k].action for k in kinds), *([_PASS] if with_pass else [])])
 
 
 def is_offered(state: "State", seat: int, action: A.Action) -> bool:

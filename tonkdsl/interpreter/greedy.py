@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Final, Sequence
 
 from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.grouping import grouped as _grouped
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.rng import Rng
@@ -41,7 +42,7 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = D
     The discard is the highest-valued card that is not part of a pair or of a near-run (same
     suit, within two places in the run order), else the highest-valued card; the first of
     equals."""
-    grouped = legal if type(legal) is _ACTION_LIST else _ACTION_LIST.grouped(legal)
+    grouped = legal if type(legal) is _ACTION_LIST else _grouped(legal)
     spans = grouped.spans
     if len(spans) > 1 or _DISCARD not in spans:  # anything but the most common choice, discards only
         if _CLAIM in spans:
