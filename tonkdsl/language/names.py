@@ -39,27 +39,40 @@ class EvalContext:
         self.declared: int | None = None
 
 
+class _Table(dict[tuple[Any, ...], Any]):
+    """A cache whose missing entries are worked out from their key (``make(*key)``): the
+    player lists below depend only on a few numbers of the game, and are read at almost every
+    payout and drop (the generated function looks them up in line, see Names.lookups)."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: tuple[Any, ...]) -> Any:
+        value = self[key] = self.make(*key)
+        return value
+
+
 # Players who folded (State.sitting_out, a mask) have left the hand: they are not among
 # players, others or lowest, and their counts are not in min_count.
-_OTHERS: dict[tuple[int, int | None, int], tuple[int, ...]] = {}  # (players, actor, folded) -> the others
+_OTHERS = _Table(lambda n, actor, out: tuple(s for s in range(n) if s != actor and not out >> s & 1))
+_PLAYERS = _Table(lambda n, out: tuple(s for s in range(n) if not out >> s & 1))
+_FOLDED = _Table(lambda n, out: tuple(s for s in range(n) if out >> s & 1))
+# What each table's key is made of (paths read from the context, as Names.reads).
+_OTHERS_KEY = (("state", "num_players"), ("actor",), ("state", "sitting_out"))
+_PLAYERS_KEY = (("state", "num_players"), ("state", "sitting_out"))
 
 
 def _others(c: EvalContext) -> tuple[int, ...]:
-    key = (c.state.num_players, c.actor, c.state.sitting_out)
-    got = _OTHERS.get(key)
-    if got is None:
-        got = _OTHERS[key] = tuple(s for s in range(key[0]) if s != key[1] and not key[2] >> s & 1)
-    return got
+    return _OTHERS[c.state.num_players, c.actor, c.state.sitting_out]  # type: ignore[no-any-return]
 
 
 def _players(c: EvalContext) -> tuple[int, ...]:
-    out = c.state.sitting_out
-    return tuple(s for s in range(c.state.num_players) if not out >> s & 1)
+    return _PLAYERS[c.state.num_players, c.state.sitting_out]  # type: ignore[no-any-return]
 
 
 def _folded(c: EvalContext) -> tuple[int, ...]:
-    out = c.state.sitting_out
-    return tuple(s for s in range(c.state.num_players) if out >> s & 1)
+    return _FOLDED[c.state.num_players, c.state.sitting_out]  # type: ignore[no-any-return]
 
 
 def _min_count(c: EvalContext) -> int:
@@ -200,6 +213,12 @@ _READS: dict[Any, tuple[str, ...]] = {
     PLAYER_ATTRS["side"][1]: ("state", "side_of"),
     PLAYER_ATTRS["total"][1]: ("state", "totals"),
 }
+# The getters above that look a table up by a key of reads (see Names.lookups).
+_LOOKUPS: dict[Any, tuple[Any, tuple[tuple[str, ...], ...]]] = {
+    _others: (_OTHERS, _OTHERS_KEY),
+    _players: (_PLAYERS, _PLAYERS_KEY),
+    _folded: (_FOLDED, _PLAYERS_KEY),
+}
 
 
 def _declared_count(c: EvalContext, p: int) -> int:
@@ -331,5 +350,6 @@ def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool |
                    **{k: f"'{k}' is {why}" for k, (_, _, why) in CARD_SETS.items() if k not in card_sets}},
         functions={k: (a, r, f) for k, (a, r, f, _) in FUNCTIONS.items()},
         reads=_READS,
+        lookups=_LOOKUPS,
     )
     return names

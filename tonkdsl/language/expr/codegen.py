@@ -61,6 +61,10 @@ class CodeGen:
             node = ast.Attribute(node, attr, ast.Load())
         return node if at is None else ast.Subscript(node, at, ast.Load())
 
+    def lookup(self, table: Any, key: tuple[tuple[str, ...], ...]) -> ast.expr:
+        """``table[(ctx.a.b, ctx.c, ...)]``, ``table`` bound: a getter's table looked up in line."""
+        return ast.Subscript(self.name(table), ast.Tuple([self.read(path) for path in key], ast.Load()), ast.Load())
+
     def call(self, fn: Any, *args: ast.expr) -> ast.expr:
         """``fn(*args)``, ``fn`` bound."""
         return ast.Call(self.name(fn), list(args), [])

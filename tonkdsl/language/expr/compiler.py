@@ -178,6 +178,7 @@ def compile_expr(source: str, names: Names, expect: Type | None = None) -> Compi
             typ = expect
             if code is not None:
                 code = ast.Tuple([code], ast.Load())
+                comp.bare.discard(id(tree))  # no longer its getter alone: one frame, not two
         elif isinstance(expect, ListType) and isinstance(typ, ListType) and typ.item == ANY:
             typ = expect
         else:
@@ -339,11 +340,15 @@ class _Compiler:
             self.code[id(tree)] = code
 
     def get_code(self, getter: Any, at: ast.expr | None = None) -> ast.expr:
-        """A getter's value: its reads in line when it only reads (Names.reads), else its call
+        """A getter's value: its reads in line when it only reads (Names.reads), its table's
+        entry when it looks one up (Names.lookups), else its call
         (``getter(ctx)``, or ``getter(ctx, at)`` for an attribute of ``at``)."""
         path = self.names.reads.get(getter)
         if path is not None:
             return self.gen.read(path, at)
+        lookup = self.names.lookups.get(getter)
+        if lookup is not None and at is None:
+            return self.gen.lookup(*lookup)
         return self.gen.call(getter, self.gen.ctx()) if at is None else self.gen.call(getter, self.gen.ctx(), at)
 
     def call_code(self, fn: Any, *args: ast.expr | None) -> ast.expr | None:

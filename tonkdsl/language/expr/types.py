@@ -70,3 +70,7 @@ class Names:
     # ``ctx.state.stake``; an attribute's getter reads the last one at the player or card:
     # ``ctx.state.hand_value[p]``), for the generated function to read them in line, with no call.
     reads: dict[Any, tuple[str, ...]] = field(default_factory=dict)
+    # Getters whose value is a table's entry for a key of such reads (``others``: the table of
+    # player lists by number of players, actor and folded players), by their table and the
+    # key's paths: the generated function looks the entry up in line (``table[(a, b, c)]``).
+    lookups: dict[Any, tuple[Any, tuple[tuple[str, ...], ...]]] = field(default_factory=dict)
