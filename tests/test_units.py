@@ -234,6 +234,23 @@ def test_no_python_attribute_access(table) -> None:
             ev(table, text)
 
 
+# --- a hand's end -----------------------------------------------------------------------
+@pytest.mark.parametrize("name,money", [("standard", True), ("pushups", False)])
+def test_a_caught_drop_names_its_rules(name: str, money: bool) -> None:
+    """Each payout rule once, in the ruleset's order, in ``fired``; in ``rules`` only where money
+    changed hands (a points sheet writes scores and pays nothing)."""
+    rs = load_ruleset(name)
+    hands = [["KS", "QS", "JH", "9C", "8D"], ["AS", "2C", "3D", "4H", "5S"], ["2S", "3C", "4D", "6H", "7S"]]
+    state = deal(rs, 3, layout=Layout({seat: [rs.pack.find(c) for c in hand] for seat, hand in enumerate(hands)}))
+    state.apply(A.Drop())
+    out = state.outcome()
+    assert out is not None and out.end == "drop_caught"
+    paid = ("caught-dropper-pays", "caught-lowest-collects")
+    assert out.fired[:2] == paid
+    assert out.rules == (paid if money else ())
+    assert bool(out.payments) == money
+
+
 # --- the dealer -------------------------------------------------------------------------
 def test_cut_for_deal_highest_card_deals() -> None:
     rs = load_ruleset("standard")

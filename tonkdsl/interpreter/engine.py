@@ -7,7 +7,6 @@ and ``clone()``; what happens at each step is read from the ruleset, never from 
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
 from tonkdsl.interpreter.actions import Discard
@@ -338,7 +337,7 @@ class State(TurnFlow):
         self.out_of_turn_seat = None
         if self.paid:  # antes and bonuses paid during the hand come first
             payments = [*self.paid, *payments]
-        fired = tuple(dict.fromkeys([*map(_RULE, payments), *scored, *self.rules_taken]))
+        fired = _first_of_each([*_rules_of(payments), *scored, *self.rules_taken])
         payouts = net(self.num_players, payments)
         change = self.pot - self.pot_start  # every payment to or from the pot moved it
         sheet = self.ruleset.score_sheet
@@ -353,7 +352,7 @@ class State(TurnFlow):
             payouts = (0,) * self.num_players
             payments = ()
         self._outcome = Outcome(kind, winners, payouts, tuple(self.hand_value), tuple(payments), message,
-                                tuple(dict.fromkeys(map(_RULE, payments))), score_change, change, fired)
+                                _first_of_each(_rules_of(payments)), score_change, change, fired)
 
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
@@ -468,7 +467,18 @@ def _names_of(bonus: Bonus) -> frozenset[str]:
 
 
 _NO_LAYOUT = Layout({})
-_RULE = attrgetter("rule")  # of a Payment
+def _rules_of(payments: Sequence[Payment]) -> list[str]:
+    return [p.rule for p in payments]
+
+
+def _first_of_each(names: list[str]) -> tuple[str, ...]:
+    """The names in order, each once: ``tuple(dict.fromkeys(names))`` for the few rules of a
+    hand's end, without the dict (compiled, a third of the time for one to three names)."""
+    out: list[str] = []
+    for name in names:
+        if name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)

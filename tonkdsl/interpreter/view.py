@@ -142,7 +142,7 @@ class View:
         for sp in st.spreads:
             for c in sp.cards:
                 seen |= 1 << c
-        return [c for c in range(len(st.pack)) if not seen >> c & 1]
+        return [c for c in range(len(st.pack.names)) if not seen >> c & 1]  # names: a tuple (Pack's len is Python)
 
     @property
     def last_discards(self) -> tuple[int | None, ...]:
