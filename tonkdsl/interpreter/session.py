@@ -221,7 +221,7 @@ class Session:
     def _check_money(self) -> None:
         """Every total stays within MAX_MONEY (a plain error, not an overflow in a report)."""
         for what, values in (("money", self.ledger), ("score", self.scores), ("pot", [self.pot])):
-            worst = max(map(abs, values), default=0)
+            worst = _largest_size(values)
             if worst > MAX_MONEY:
                 raise RulesetError(f"a {what} of {worst:,} after hand {self.index + 1} is beyond the limit of "
                                    f"{MAX_MONEY:,} (MAX_MONEY): an amount grows without bound (a pot that "
@@ -334,3 +334,14 @@ class Session:
             top = max(sums)
             winners = [s for s, v in enumerate(sums) if v == top]
         return Settlement(money, winners)
+
+
+def _largest_size(values: list[int]) -> int:
+    """``max(map(abs, values), default=0)`` as a loop: compiled, it runs in C, where that call
+    (a keyword argument and a map) cost 2% of a simulation, checked after every hand."""
+    worst = 0
+    for v in values:
+        size = v if v >= 0 else -v
+        if size > worst:
+            worst = size
+    return worst
