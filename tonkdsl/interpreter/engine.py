@@ -207,11 +207,24 @@ class State(TurnFlow):
 
     def set_hand(self, seat: int, cards: Sequence[int]) -> None:
         """Replace ``seat``'s hand (dealing, determinizing, enumerating hands in lint)."""
-        self.hands[seat] = hand = list(cards)
+        self._take_hand(seat, list(cards))
+
+    def _take_hand(self, seat: int, hand: list[int]) -> None:
+        """``hand`` (a list no one else holds) becomes ``seat``'s, with its count, signature and
+        discard actions: one compiled loop over the cards (the sums of maps it replaces made a
+        call per card through a method wrapper)."""
         m = self.melds
-        self.hand_value[seat] = sum(map(m.value.__getitem__, hand))
-        self.hand_sig[seat] = sum(map(m.card_sig.__getitem__, hand))
-        self.hand_discards[seat] = list(map(m.discard_actions.__getitem__, hand))
+        values, sigs, discards = m.value, m.card_sig, m.discard_actions
+        value = sig = 0
+        actions = []
+        for c in hand:
+            value += values[c]
+            sig += sigs[c]
+            actions.append(discards[c])
+        self.hands[seat] = hand
+        self.hand_value[seat] = value
+        self.hand_sig[seat] = sig
+        self.hand_discards[seat] = actions
 
     def hand_mask(self, seat: int) -> int:
         """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""
@@ -544,13 +557,8 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
         hands = None  # one slice of the order per seat, taken below
     else:
         hands, dealt = _deal_uneven(order, [sizes[s] for s in seats])
-    melds = state.melds
-    value, sig, discard = melds.value.__getitem__, melds.card_sig.__getitem__, melds.discard_actions.__getitem__
-    for i, seat in enumerate(seats):  # State.set_hand, on a fresh slice
-        state.hands[seat] = hand = order[i:dealt:len(seats)] if hands is None else hands[i]
-        state.hand_value[seat] = sum(map(value, hand))
-        state.hand_sig[seat] = sum(map(sig, hand))
-        state.hand_discards[seat] = list(map(discard, hand))
+    for i, seat in enumerate(seats):
+        state._take_hand(seat, order[i:dealt:len(seats)] if hands is None else hands[i])  # a fresh slice
     if rs.upcard:
         if layout.upcard is not None:
             state.discard_pile.append(layout.upcard)
