@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 import warnings
-from importlib import abc as _abc
 from importlib import import_module
 from importlib.machinery import ModuleSpec
 from importlib.util import spec_from_loader
@@ -80,8 +79,11 @@ _MOVED = {
 }
 
 
-class _OldPaths(_abc.MetaPathFinder, _abc.Loader):
-    """Imports ``tonkdsl.<module>[.<sub>]`` as ``tonkdsl.<layer>.<module>[.<sub>]``."""
+class _OldPaths:
+    """Imports ``tonkdsl.<module>[.<sub>]`` as ``tonkdsl.<layer>.<module>[.<sub>]``: a meta path
+    finder and its loader (the import system asks only for these three methods; the abstract
+    classes of importlib.abc would import importlib.resources, pathlib, tempfile and zipfile,
+    10 ms of 'import tonkdsl')."""
 
     @staticmethod
     def new_name(fullname: str) -> str | None:
@@ -92,7 +94,7 @@ class _OldPaths(_abc.MetaPathFinder, _abc.Loader):
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
         new = self.new_name(fullname)
-        return None if new is None else spec_from_loader(fullname, self)
+        return None if new is None else spec_from_loader(fullname, self)  # type: ignore[arg-type]  # a loader by its methods (see above)
 
     def create_module(self, spec: ModuleSpec) -> ModuleType:
         new = self.new_name(spec.name)

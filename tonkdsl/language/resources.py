@@ -5,15 +5,18 @@ checkout (or an editable install) they sit at the top of the repository.
 """
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
+
+# The package's folder (importlib.resources would say the same for a package installed as files,
+# at the price of importing it: a few ms of every command's start).
+_PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def _data_dir(name: str) -> Path:
-    packaged = resources.files("tonkdsl") / name
+    packaged = _PACKAGE / name
     if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2] / name  # tonkdsl/language/ -> the repository
+        return packaged
+    return _PACKAGE.parent / name  # a source checkout: the data sit at the top of the repository
 
 
 def grammar_text(name: str = "expr.lark") -> str:
@@ -47,4 +50,4 @@ def docs_topics() -> dict[str, Path]:
 
 
 def schema_path() -> Path:
-    return Path(str(resources.files("tonkdsl") / "schema" / "ruleset.schema.json"))
+    return _PACKAGE / "schema" / "ruleset.schema.json"
