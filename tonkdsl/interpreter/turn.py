@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Final, Mapping, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
@@ -19,6 +19,13 @@ from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, 
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset, Window
+
+# The kinds of action a play list is built of (Final: compiled, read from C variables rather
+# than looked up in the actions module at each turn).
+_ACTION_LIST: Final = A.ActionList
+_SPREAD: Final = A.Spread
+_HIT: Final = A.Hit
+_DISCARD: Final = A.Discard
 
 _DROP, _CLAIM, _DRAW_STOCK, _DRAW_DISCARD = A.Drop(), A.Claim(), A.DrawStock(), A.DrawDiscard()
 # The two steps of the player to move's own turn, named as the moments of the asking are
@@ -144,7 +151,7 @@ class TurnRules:
             kinds &= ~4  # the discard must be taken: no draw from the stock
         slaps = self._slap_options(seat) if self.slap_window is not None else None
         actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
-        out = A.ActionList(actions)
+        out = _ACTION_LIST(actions)
         out.discard_cards = _NO_CARDS
         if slaps:  # the slaps come first
             n = len(slaps)
@@ -190,9 +197,10 @@ class TurnRules:
         rs = self.ruleset
         melds = self.melds
         hand = self.hands[seat]
-        out = A.ActionList()
-        out.spans = _NO_SPANS  # replaced by a list's own spans once it has spreads or hits
-        out.discard_cards = _NO_CARDS
+        out = _ACTION_LIST()
+        # The spans are kept here and set on the list once, at the end: each attribute set on an
+        # ActionList (a Python class) is a generic store, and this list is made at every turn.
+        spans = _NO_SPANS  # replaced by a list's own spans once it has spreads or hits
         # The hand's signature is kept by the state: most hands fail its two bit tests at once.
         combos = melds.spreads_in(hand, self.hand_sig[seat] if melds.indexable else None)
         # Identical cards (jokers, several decks) make the same action from different ids:
@@ -212,7 +220,7 @@ class TurnRules:
                 if (not melds.spread_checked or self._may_spread(seat, combo)) and not self._strands(seat, combo, spread):
                     out.append(spread)
             if out:
-                out.spans = {A.Spread: (0, len(out))}
+                spans = {_SPREAD: (0, len(out))}
         if self.spreads:
             start = len(out)
             if seen is None and not melds.unique_names:
@@ -227,29 +235,28 @@ class TurnRules:
                 if not self._strands(seat, combo, hit):
                     out.append(hit)
             if len(out) > start:
-                if out.spans is _NO_SPANS:
-                    out.spans = {}
-                out.spans[A.Hit] = (start, len(out))
+                if spans is _NO_SPANS:
+                    spans = {}
+                spans[_HIT] = (start, len(out))
         taken = self.taken_discard
         if taken is not None:
             if self._must_use_taken() and taken in hand:
-                return out  # the card taken must go into a spread before any discard
+                return _finished(out, spans, _NO_CARDS)  # the card taken must go into a spread before any discard
             skip = taken if rs.not_the_card_taken else None
         else:
             skip = None
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
-            return out
+            return _finished(out, spans, _NO_CARDS)
         if melds.unique_names and hand and (skip is None or skip not in hand):
             # The common case: one discard per card, kept by the state beside the hand.
-            if out:
+            if out:  # then spans is the list's own (made above)
                 n = len(out)
-                out.spans[A.Discard] = (n, n + len(hand))
+                spans[_DISCARD] = (n, n + len(hand))
             else:  # discards only: spans shared by every list of this length
-                out.spans = _DISCARDS_ONLY.get(len(hand)) or _discards_only(len(hand))
+                spans = _DISCARDS_ONLY.get(len(hand)) or _discards_only(len(hand))
             out += self.hand_discards[seat]
-            out.discard_cards = hand[:]
-            return out
-        self._add_discards(out, seat, skip)
+            return _finished(out, spans, hand[:])
+        self._add_discards(_finished(out, spans, _NO_CARDS), seat, skip)
         return out
 
     def _add_discards(self, out: A.ActionList, seat: int, skip: int | None) -> None:
@@ -268,7 +275,7 @@ class TurnRules:
         if cards:
             if out.spans is _NO_SPANS:
                 out.spans = {}
-            out.spans[A.Discard] = (len(out), len(out) + len(cards))
+            out.spans[_DISCARD] = (len(out), len(out) + len(cards))
             out += map(discard_of.__getitem__, cards)
             out.discard_cards = cards
 
@@ -928,6 +935,13 @@ _DISCARDS_ONLY: dict[int, dict[type, tuple[int, int]]] = {}
 def _discards_only(n: int) -> dict[type, tuple[int, int]]:
     made = _DISCARDS_ONLY[n] = {A.Discard: (0, n)}
     return made
+
+
+def _finished(out: A.ActionList, spans: dict[type, tuple[int, int]], cards: Sequence[int]) -> A.ActionList:
+    """``out`` with its spans and the card ids of its discards set."""
+    out.spans = spans
+    out.discard_cards = cards
+    return out
 
 
 _Handler = Callable[[Any, int, Any], None]
