@@ -107,3 +107,23 @@ def test_the_generated_function_has_no_builtins_and_binds_no_text_of_the_file() 
 def test_a_bare_name_keeps_its_getter() -> None:
     names = make_names(ROLES, [], subject=True)
     assert compile_expr("stake", names).fn is names.globals["stake"][1]  # no frame added
+
+
+@pytest.mark.parametrize("text,want", [
+    ("others", [(2,), (0, 2), (0,)]),
+    ("players", [(0, 2)] * 3),
+    ("folded", [(1,)] * 3),
+    ("count(others where count > min_count)", [1, 1, 0]),
+])
+def test_player_lists_are_looked_up_by_players_actor_and_folded(state: Any, text: str, want: list[Any]) -> None:
+    # others, players and folded are tables looked up in line (Names.lookups; a bare name would
+    # keep its getter, so the lists are filtered to generate them): with seat 1 folded,
+    # the generated functions and the closures give the same lists, and the tables are keyed
+    # by who folded (the lists of a hand where nobody folded are not reused).
+    folded = state.clone()
+    folded.sitting_out = 0b010
+    generated, closures = both(f"{text} where seat >= 0" if text in ("others", "players", "folded") else text)
+    assert generated.__name__ == "_expr" and any(type(v).__name__ == "_Table" for v in generated.__globals__.values())
+    got = [generated(ctx) for ctx in contexts(folded)]
+    assert got == [closures(ctx) for ctx in contexts(folded)] == want
+    assert [generated(ctx) for ctx in contexts(state)] != want  # nobody folded there

@@ -12,7 +12,7 @@ as fast, see docs/simulate.md).
 Why it is safe on hostile files: nothing of the ruleset's text ever becomes source code or a
 name in the generated function. The tree is built node by node; a number or a rank written in the
 ruleset enters it only as a constant (``ast.Constant``) after the compiler has checked it, and every
-other object (getters, helpers, written lists) is bound under a name this module makes up
+other object (getters, their tables, helpers, written lists) is bound under a name this module makes up
 (``_k0``, ``_k1``, ...), in a namespace with no built-ins. The results are the closures' own: the
 same operations in the same order, through the same checked helpers (``_check_num``, ``_div``,
 ...), raising the same errors.
