@@ -480,7 +480,10 @@ def _names_of(bonus: Bonus) -> frozenset[str]:
 
 
 _NO_LAYOUT = Layout({})
+
+
 def _rules_of(payments: Sequence[Payment]) -> list[str]:
+    """The rule behind each payment, in order."""
     return [p.rule for p in payments]
 
 
