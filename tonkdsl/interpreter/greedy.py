@@ -71,8 +71,9 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = D
     lo, hi = spans[_DISCARD]
     cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
     held = view.hand_mask
-    near = _NEAR.get(view.meld_rules) or _near(view.meld_rules)
-    values = view.pack.values
+    melds = view.meld_rules
+    near = _NEAR.get(melds) or _near(melds)
+    values = melds.value  # the pack's values, read from a compiled object (the Pack is plain)
     best, best_value = -1, -1 << 62
     for c in cards:
         if values[c] > best_value and not near[c] & held:
