@@ -60,3 +60,40 @@ def test_setup_builds_no_extension_when_told_or_editable(command: str, env: dict
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["extensions:", "0"], done.stdout + done.stderr
+
+
+def _setup_kwargs() -> dict:
+    """The keywords setup.py hands setuptools (read without building anything)."""
+    import runpy
+    from unittest import mock
+
+    root = Path(__file__).resolve().parent.parent
+    seen: dict = {}
+    with mock.patch("setuptools.setup", lambda **kw: seen.update(kw)), \
+            mock.patch.dict(os.environ, {"TONKDSL_PURE": "1"}), mock.patch.object(sys, "argv", ["setup.py", "--name"]):
+        cwd = os.getcwd()
+        os.chdir(root)
+        try:
+            runpy.run_path(str(root / "setup.py"), run_name="__main__")
+        finally:
+            os.chdir(cwd)
+    return seen
+
+
+def test_a_failed_training_run_leaves_the_build_untrained(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """setup.py's profile-guided build trains the instrumented build from the build folder; when
+    that run fails (here: a broken package there), it says so with the run's error and the final
+    build reads no counters, rather than installing the instrumented one or failing the install."""
+    from setuptools import Distribution
+
+    build_ext = _setup_kwargs()["cmdclass"]["build_ext"]
+    cmd = build_ext(Distribution())
+    broken = tmp_path / "build" / "tonkdsl"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('a broken build')\n")
+    cmd.build_lib = str(tmp_path / "build")
+    (tmp_path / "profile").mkdir()
+    assert cmd._train(str(tmp_path / "profile")) is False
+    err = capsys.readouterr().err
+    assert "tonkdsl: the training run failed; the interpreter is compiled untrained" in err
+    assert "ImportError: a broken build" in err
