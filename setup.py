@@ -8,7 +8,7 @@ gives the same results (tests/test_compiled.py checks that both play the same ha
 
 With GCC the compiled interpreter is also trained (profile-guided optimisation, ``TrainedBuildExt``):
 compiled once with counters, run on a short training run, compiled again for what that run did
-most. ``TONKDSL_PGO=0`` in the environment skips the training (a build in half the time, about 10%
+most. ``TONKDSL_PGO=0`` in the environment skips the training (a build in half the time, about 6%
 slower to run).
 """
 from __future__ import annotations
