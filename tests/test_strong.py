@@ -305,3 +305,32 @@ def test_a_games_bots_learn_from_its_hands_and_again_when_it_is_loaded(tmp_path:
     assert isinstance(bot, StrongBot) and sum(map(sum, bot.drops_seen.values())) == seen >= 1
     loaded = resume_game(save).bot(1)  # a new bot, shown the ends of the hands played
     assert isinstance(loaded, StrongBot) and loaded is not bot and loaded.drops_seen == bot.drops_seen
+
+
+def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -> None:
+    """benchmarks/bench_room.py measures what knowing the others' hands at drop decisions is worth
+    (docs/play.md, "Where the room is"): its bot's worlds there hold the real hands and the real
+    stock's cards in another order; elsewhere they are the strong bot's own guesses."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_room.py"
+    spec = importlib.util.spec_from_file_location("bench_room", path)
+    assert spec is not None and spec.loader is not None
+    room = importlib.util.module_from_spec(spec)
+    sys.modules["bench_room"] = room  # dataclasses and pickling look modules up by name
+    spec.loader.exec_module(room)
+    state = deal(load_ruleset("standard"), 2, seed=2)
+    me = state.current_player()
+    view, other = View(state, me), 1 - state.current_player()
+    told = room.ToldBot()
+    told.drop_open = True
+    worlds = list(told.worlds(view, Rng(1), 5, 64))
+    assert len(worlds) == 5
+    assert all(w.hands == state.hands and sorted(w.stock) == sorted(state.stock) for w in worlds)
+    assert any(w.stock != state.stock for w in worlds)  # it is not told what it will draw
+    told.drop_open = False
+    guessed = list(told.worlds(view, Rng(1), 5, 64))
+    assert [w.hands for w in guessed] == [w.hands for w in StrongBot().worlds(view, Rng(1), 5, 64)]
+    assert any(sorted(w.hands[other]) != sorted(state.hands[other]) for w in guessed)
+    assert type(told(view, state.legal_actions(), Rng(3))) in {type(a) for a in state.legal_actions()}

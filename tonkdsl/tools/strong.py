@@ -219,7 +219,7 @@ class StrongBot:
                 plan = plans[dropping] = [self.dropper if d else greedy_bot for d in dropping]
             return plan
 
-        worlds = _worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
+        worlds = self.worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
         values = [[0.0] * n_worlds for _ in legal]
         played = rollouts = 0
         for w, world in enumerate(worlds):
@@ -254,13 +254,14 @@ class StrongBot:
         st.seconds += time.perf_counter() - started  # measured only: never read by the search
         return legal[choice]
 
-
-def _worlds(view: View, rng: Rng, n: int, at_once: int) -> Iterator[State]:
-    """``n`` worlds from :func:`likely_worlds`, drawn ``at_once`` at a time as they are asked for."""
-    while n > 0:
-        k = min(n, at_once)
-        yield from likely_worlds(view, rng, k)
-        n -= k
+    def worlds(self, view: View, rng: Rng, n: int, at_once: int) -> Iterator[State]:
+        """The worlds a decision searches: ``n`` from :func:`likely_worlds`, drawn ``at_once`` at
+        a time as they are asked for. (benchmarks/bench_room.py overrides it to measure what
+        knowing the hidden hands would be worth.)"""
+        while n > 0:
+            k = min(n, at_once)
+            yield from likely_worlds(view, rng, k)
+            n -= k
 
 
 def _clear_gain(values: list[list[float]], habit: int, others: list[int], n: int) -> int:

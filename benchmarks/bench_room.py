@@ -1,0 +1,99 @@
+"""Where the strong bot's room is: the same bot told the others' hands when a drop is open.
+
+    python benchmarks/bench_room.py [RULESET] [--opponent greedy] [--deals 300] [--seed 7] [--workers 2]
+
+Plays the strong bot and a copy of it that cheats against the same opponent on the same
+duplicate deals (as `tonk tournament` does: each deal twice, seats swapped, sittings of ten deals
+with bots of their own). The copy searches as the bot does, except at its decisions where a drop
+is open: there every world it searches holds the others' real hands (the stock is shuffled
+anew, so it still does not know what it will draw). Printed: both margins over the opponent with
+their 95% intervals over deals, and the copy's gain over the bot, paired deal by deal: how much a
+perfect reading of the others' hands at drop decisions would be worth. The figures are in
+docs/play.md ("Where the room is").
+
+A benchmark only: the cheating copy reads the state behind its view, which no bot may do.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.engine import State
+from tonkdsl.interpreter.shuffle import shuffle
+from tonkdsl.interpreter.view import View
+from tonkdsl.language.rng import Rng
+from tonkdsl.tools.bots import new_policy
+from tonkdsl.tools.simulate import ruleset_of
+from tonkdsl.tools.strong import StrongBot
+from tonkdsl.tools.tournament import MAX_CHUNK_DEALS, Z95, play_deals
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ToldBot(StrongBot):
+    """The strong bot, told the others' hands at its decisions where a drop is open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drop_open = False
+
+    def __call__(self, view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+        self.drop_open = any(type(a) is A.Drop for a in legal)
+        return super().__call__(view, legal, rng)
+
+    def worlds(self, view: View, rng: Rng, n: int, at_once: int) -> Iterator[State]:
+        if not self.drop_open:
+            yield from super().worlds(view, rng, n, at_once)
+            return
+        real = view._state  # the cheat: the hands behind the view
+        for _ in range(n):
+            stock = list(real.stock)
+            shuffle(rng, stock)
+            yield view.world([list(hand) for hand in real.hands], stock)
+
+
+def _sitting(task: tuple[str, bool, str, int, int, int]) -> list[float]:
+    ref, told, opponent, seed, start, count = task
+    bot = ToldBot() if told else StrongBot()
+    pairs = play_deals(ruleset_of(ref), bot, new_policy(opponent), seed, start, count)
+    return [(a + b) / 2 for a, b in pairs]
+
+
+def _interval(values: list[float]) -> str:
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("ruleset", nargs="?", default="standard", help="a shipped name or a path (from the repository's root)")
+    ap.add_argument("--opponent", default="greedy", help="the bot both play against")
+    ap.add_argument("--deals", type=int, default=300, help="deals, each played twice")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args()
+    ref = str(ROOT / a.ruleset) if a.ruleset.endswith((".yaml", ".yml")) else a.ruleset
+    started = time.perf_counter()
+    margins: dict[bool, list[float]] = {}
+    for told in (False, True):
+        tasks = [(ref, told, a.opponent, a.seed, start, min(MAX_CHUNK_DEALS, a.deals - start))
+                 for start in range(0, a.deals, MAX_CHUNK_DEALS)]
+        with ProcessPoolExecutor(max_workers=a.workers) as pool:
+            margins[told] = [m for part in pool.map(_sitting, tasks) for m in part]
+    gain = [t - s for t, s in zip(margins[True], margins[False])]
+    print(f"{a.ruleset} against {a.opponent}: {a.deals} deals, each played twice with the seats swapped; seed {a.seed}")
+    print(f"  strong bot                            {_interval(margins[False])}")
+    print(f"  told the others' hands at drop times  {_interval(margins[True])}")
+    print(f"  gain, paired by deal                  {_interval(gain)} ({sum(g != 0 for g in gain)} deals differ)")
+    print(f"  {time.perf_counter() - started:.0f} s with {a.workers} workers")
+
+
+if __name__ == "__main__":
+    main()
