@@ -16,8 +16,6 @@ A benchmark only: the cheating copy reads the state behind its view, which no bo
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -31,7 +29,7 @@ from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import new_policy
 from tonkdsl.tools.simulate import ruleset_of
 from tonkdsl.tools.strong import StrongBot
-from tonkdsl.tools.tournament import MAX_CHUNK_DEALS, Z95, play_deals
+from tonkdsl.tools.tournament import MAX_CHUNK_DEALS, _match, play_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,9 +64,9 @@ def _sitting(task: tuple[str, bool, str, int, int, int]) -> list[float]:
 
 
 def _interval(values: list[float]) -> str:
-    mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
+    """The mean a deal and its 95% interval, as `tonk tournament` computes a margin's."""
+    m = _match("", "", values)
+    return f"{m.margin:+.3f} [{m.low:+.3f}, {m.high:+.3f}]"
 
 
 def main() -> None:

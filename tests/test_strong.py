@@ -318,11 +318,11 @@ def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -
     spec = importlib.util.spec_from_file_location("bench_room", path)
     assert spec is not None and spec.loader is not None
     room = importlib.util.module_from_spec(spec)
-    sys.modules["bench_room"] = room  # dataclasses and pickling look modules up by name
+    sys.modules["bench_room"] = room  # pickling (its worker processes) looks modules up by name
     spec.loader.exec_module(room)
     state = deal(load_ruleset("standard"), 2, seed=2)
     me = state.current_player()
-    view, other = View(state, me), 1 - state.current_player()
+    view, other = View(state, me), 1 - me
     told = room.ToldBot()
     told.drop_open = True
     worlds = list(told.worlds(view, Rng(1), 5, 64))
