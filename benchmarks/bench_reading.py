@@ -25,7 +25,6 @@ the discard pile (not the one drawn from the stock), the cards laid, the card di
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Sequence
@@ -38,6 +37,7 @@ from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import new_policy
 from tonkdsl.tools.simulate import ruleset_of
 from tonkdsl.tools.strong import KEPT_ODDS, kept_above_discard
+from tonkdsl.tools.tournament import _match
 
 Turn = tuple[int, int, int]  # a finished turn: the card taken from the pile (-1: the stock), the mask laid, the discard
 Log = list[tuple[int, Turn]]  # (seat, turn), in order
@@ -168,10 +168,9 @@ def _part(task: tuple[str, str, int, int, int, float]) -> list[tuple[float, ...]
 
 
 def _interval(diffs: list[float]) -> str:
-    n = len(diffs)
-    mean = sum(diffs) / n
-    half = 1.96 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
-    return f"{mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}]"
+    """The mean difference and its 95% interval, as `tonk tournament` computes a margin's."""
+    m = _match("", "", diffs)
+    return f"{m.margin:+.4f} [{m.low:+.4f}, {m.high:+.4f}]"
 
 
 def main() -> None:
