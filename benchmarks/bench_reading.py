@@ -86,10 +86,8 @@ def record_weight(hand: int, turns: Sequence[Turn], taken: int, near: Sequence[i
                 if not after_draw >> card & 1:
                     continue
                 start = after_draw & ~(1 << card)
-                if no_drop_above is not None and sum(values[c] for c in _cards(start)) <= no_drop_above:
-                    odds = eps
-                else:
-                    odds = 1.0
+                dropped = no_drop_above is not None and sum(values[c] for c in _cards(start)) <= no_drop_above
+                odds = eps if dropped else 1.0
                 back[start] = back.get(start, 0.0) + w * odds
         if not back:
             return 0.0
@@ -97,11 +95,7 @@ def record_weight(hand: int, turns: Sequence[Turn], taken: int, near: Sequence[i
     return sum(states.values())
 
 
-def turns_of(log: Log, seat: int) -> list[Turn]:
-    return [turn for who, turn in log if who == seat]
-
-
-def play_hand(ruleset: str, opponent: str, seed: int, on_drop: Callable[[State, Log, A.Action], None]) -> None:
+def play_recorded_hand(ruleset: str, opponent: str, seed: int, on_drop: Callable[[State, Log, A.Action], None]) -> None:
     """One hand of montecarlo (seat 0) against ``opponent``, keeping the log of finished turns."""
     rs = ruleset_of(ruleset)
     state = deal(rs, 2, seed=seed, dealer=0)
@@ -145,7 +139,7 @@ def _part(task: tuple[str, str, int, int, int, float]) -> list[tuple[float, ...]
             return
         view, other = View(state, 0), 1
         near, values = view.meld_rules.near(2), view.pack.values
-        turns, taken, last = turns_of(log, other), state.public_cards[other], view.last_discards[other]
+        turns, taken, last = [turn for who, turn in log if who == other], state.public_cards[other], view.last_discards[other]
         rng = Rng(state.seed * 7919 + len(log))
         wins, weights = [0.0] * len(READINGS), [0.0] * len(READINGS)
         for _ in range(guesses):
@@ -163,7 +157,7 @@ def _part(task: tuple[str, str, int, int, int, float]) -> list[tuple[float, ...]
         rows.append((float(outcome.payouts[0] > 0), *(wn / wt if wt else 0.5 for wn, wt in zip(wins, weights))))
 
     for h in range(start, start + count):
-        play_hand(ruleset, opponent, 1000 + h, on_drop)
+        play_recorded_hand(ruleset, opponent, 1000 + h, on_drop)
     return rows
 
 
