@@ -14,9 +14,11 @@ slower to run).
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -33,9 +35,32 @@ def _editable() -> bool:
     return any(arg in ("editable_wheel", "develop") for arg in sys.argv) or "--inplace" in sys.argv
 
 
+def _c_compiler_fails() -> str:
+    """Why the C compiler that would build the extensions cannot compile a line of C ("" when it
+    can). Asked before mypyc runs: mypyc first type-checks and translates the interpreter (a
+    minute or more), all for nothing where nothing can compile its output. Not asked on Windows,
+    where setuptools finds MSVC by itself (no CC)."""
+    if os.name == "nt":
+        return ""
+    command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    with tempfile.TemporaryDirectory(prefix="tonkdsl-cc-") as folder:
+        source = Path(folder, "probe.c")
+        source.write_text("int tonkdsl_probe(void) { return 0; }\n")
+        try:
+            done = subprocess.run([*command, "-c", str(source), "-o", str(Path(folder, "probe.o"))],
+                                  capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"{' '.join(command)} could not run ({exc})"
+    return "" if done.returncode == 0 else f"{' '.join(command)} failed on a line of C (exit {done.returncode})"
+
+
 def compiled_extensions() -> list[Extension]:
     """The mypyc extensions, or none (with the reason on stderr) where they cannot be built."""
     if os.environ.get("TONKDSL_PURE") or _editable():
+        return []
+    failure = _c_compiler_fails()
+    if failure:
+        print(f"tonkdsl: no working C compiler ({failure}); installing the pure-Python interpreter", file=sys.stderr)
         return []
     try:
         from mypyc.build import mypycify
