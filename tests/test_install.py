@@ -68,7 +68,8 @@ def test_fresh_venv_non_editable_install(tmp_path: Path) -> None:
 def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path: Path) -> None:
     """No C compiler (CC names a program that always fails): setup.py finds it cannot compile a
     line of C, says so and builds no extension (without running mypyc first), and the wheel holds
-    the plain modules, every file of a compiled wheel but the extensions (tests/test_compiled.py shows the two play the same hands)."""
+    the plain modules, every file of a compiled wheel but the extensions (tests/test_compiled.py
+    shows the two play the same hands)."""
     build = tmp_path / "src"
     copy_checkout(build)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TONKDSL_PURE")}
