@@ -28,7 +28,8 @@ from setuptools.command.build_ext import build_ext
 # The hot path of every simulation, rollout and witness search. Not compiled: actions.py
 # (ActionList subclasses list) and table.py (RulesetError subclasses RuntimeError), which mypyc
 # cannot compile as native classes, and the language and tools layers, which stay plain.
-COMPILED = ["asking", "board", "dealer", "engine", "greedy", "grouping", "judge", "melds", "outcome", "session", "shuffle", "turn", "turn_flow", "view"]
+COMPILED = ["asking", "board", "dealer", "engine", "greedy", "grouping", "judge", "melds", "outcome", "reading", "session",
+            "shuffle", "turn", "turn_flow", "view"]
 
 
 def _editable() -> bool:

@@ -35,7 +35,7 @@ _SLOTS = (
     "counters", "fired", "events_fired", "deal_winners", "slap_window", "out_of_turn_seat",
     "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
     "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
-    "public_cards", "last_discard", "upcard", "side_of")
+    "public_cards", "last_discard", "upcard", "side_of", "record")
 
 
 class State(TurnFlow):
@@ -121,6 +121,10 @@ class State(TurnFlow):
         # hand has changed since, which keeps the draw, the commonest action, as it was.
         self.last_discard = [-1] * num_players
         self.upcard = -1  # the card turned up at the deal (-1: none), which rules may name
+        # The public record of the hand, (seat, kind, card) in order (the kinds in table.py):
+        # each draw, each card seen taken, laid or discarded. Players see it all; the strong
+        # bot weighs its guesses at the others' hands by how likely they would have played so.
+        self.record: list[tuple[int, int, int]] = []
         # Each seat's side (players.sides): partners never pay each other. A match's session
         # gives the sides of the players still in; alone, each seat is its own side.
         self.side_of: tuple[int, ...] = ruleset.sides_for(num_players)
@@ -187,6 +191,7 @@ class State(TurnFlow):
         twin.paid = list(self.paid)
         twin.public_cards = list(self.public_cards)
         twin.last_discard = list(self.last_discard)
+        twin.record = list(self.record)
         return twin
 
     def _first_turn_begins(self) -> None:

@@ -9,6 +9,14 @@ MAX_TURNS = 2000  # a hand longer than this ends as a dead hand (see docs/securi
 START, PLAY, EXTRA, OVER = "start", "play", "extra_discard", "over"
 ASK = "ask"  # players other than the one to move are asked in turn (eat, drop, fold: Ruleset.windows)
 
+# The kinds of event in a hand's public record (State.record: (seat, kind, card) in order; the
+# card is -1 for a draw from the stock, which nobody else sees): what every player saw go into
+# and out of each hand. DROP_DECLINED is added to a draw's kind when the player could have
+# dropped instead (a drop was open at the start of their turn): not dropping says something
+# about the hand too (tonkdsl/interpreter/reading.py reads the record).
+DREW_STOCK, TOOK, LAID, DISCARDED = 0, 1, 2, 3
+DROP_DECLINED = 4
+
 # The slots of State's parts (TurnRules, TurnFlow): none of their own, State declares them all.
 # A name rather than "()": mypy then leaves to State's slots the check of what the parts assign.
 NO_SLOTS: tuple[str, ...] = ()

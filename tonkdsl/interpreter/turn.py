@@ -15,7 +15,8 @@ from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
-from tonkdsl.interpreter.table import ASK, EXTRA, MAX_TURNS, OVER, PLAY, START, NO_SLOTS, IllegalAction
+from tonkdsl.interpreter.table import (ASK, DISCARDED, DREW_STOCK, DROP_DECLINED, EXTRA, LAID, MAX_TURNS, OVER, PLAY,
+                                      START, NO_SLOTS, TOOK, IllegalAction)
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset, Window
@@ -82,6 +83,7 @@ class TurnRules:
     rebuilds: int
     public_cards: list[int]
     last_discard: list[int]
+    record: list[tuple[int, int, int]]
     asking: asking.Asking | None
     sitting_out: int
     rules_taken: list[str]
@@ -651,6 +653,7 @@ class TurnRules:
         self._remove(seat, cards)
         self.spreads.append(TableSpread(seat, kind, sorted(cards, key=self.melds.table_order.__getitem__)))
         self.spread_log.append((seat, len(cards)))
+        self._laid(seat, cards)
         st = self.stats[seat]
         st.spreads += 1
         st.spreads_this_turn += 1
@@ -686,6 +689,7 @@ class TurnRules:
                                 f"({' '.join(self.pack.names[c] for c in sp.cards)})")
         self._note_guards(AFTER_DRAW, "hit")
         self._remove(seat, cards)
+        self._laid(seat, cards)
         sp.cards, sp.fits = sorted(sp.cards + cards, key=self.melds.table_order.__getitem__), None
         self.stats[seat].hits += len(cards)
         self.hit_cards_this_turn += len(cards)
@@ -731,6 +735,7 @@ class TurnRules:
         sigs[seat] = sigs[seat] - melds.card_sig[card]
         self.discard_pile.append(card)
         self.last_discard[seat] = card
+        self.record.append((seat, DISCARDED, card))
         if melds.on_discarded:
             self._event("discarded", seat)
         if not hand and self._test(rs.going_out_allowed, seat):
@@ -749,6 +754,7 @@ class TurnRules:
         self._remove(seat, [card])
         self.discard_pile.append(card)
         self.last_discard[seat] = card
+        self.record.append((seat, DISCARDED, card))
         self.out_of_turn_seat = None
         self.phase = START
         self._event("discarded", seat)
@@ -824,10 +830,22 @@ class TurnRules:
         for c in cards:
             self._take(seat, c)
 
+    def _laid(self, seat: int, cards: Sequence[int]) -> None:
+        """Record the cards ``seat`` laid on the table (a spread, a hit)."""
+        record = self.record
+        for c in cards:
+            record.append((seat, LAID, c))
+
     def _draw(self, seat: int, card: int, from_discard: bool) -> None:
         self.slap_window = None  # the discard is dead once the next player draws
-        self.hands[seat].append(card)
         melds = self.melds
+        # Recorded before the card joins the hand: whether a drop was open is asked of the hand
+        # the player chose not to drop (as _start_options asks it).
+        kind = TOOK if from_discard else DREW_STOCK
+        if self.phase == START and (melds.start_kinds & 1 or (melds.drop_varies and self._can_drop(seat))):
+            kind += DROP_DECLINED
+        self.record.append((seat, kind, card if from_discard else -1))
+        self.hands[seat].append(card)
         self.hand_discards[seat].append(melds.discard_actions[card])
         self.hand_value[seat] += melds.value[card]
         self.hand_sig[seat] += melds.card_sig[card]

@@ -191,6 +191,7 @@ class TurnFlow(TurnRules):
             self._remove(seat, combo)
             self.spreads.append(TableSpread(seat, kind, sorted(combo, key=self.melds.table_order.__getitem__)))
             self.spread_log.append((seat, len(combo)))
+            self._laid(seat, combo)
             self.stats[seat].spreads += 1
             if "spread_laid" in self._listened:
                 self._event("spread_laid", seat, spread=tuple(combo))

@@ -153,6 +153,19 @@ class View:
         acting = st.current_player() if st.phase != START else -1
         return tuple(c if c >= 0 and seat != acting else None for seat, c in enumerate(st.last_discard))
 
+    @property
+    def public_cards(self) -> tuple[int, ...]:
+        """Per seat, the mask of the cards everyone saw go into that hand this hand (taken from
+        the discard pile or eaten), held still or not: none of them came from the stock."""
+        return tuple(self._state.public_cards)
+
+    @property
+    def record(self) -> tuple[tuple[int, int, int], ...]:
+        """The hand's public record, oldest first: (seat, kind, card) for each draw (the card -1
+        when it came from the stock) and each card seen taken, laid or discarded; the kinds are
+        in tonkdsl/interpreter/table.py, and reading.turns_of groups them into each player's turns."""
+        return tuple(self._state.record)
+
     def guess_hidden(self, rng: Rng) -> tuple[list[list[int]], list[int]]:
         """A guess at the cards this player cannot see: every hand (the player's own as it is;
         each other hand keeps its size and the cards everyone saw go into it, taken from the
