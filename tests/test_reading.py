@@ -154,3 +154,22 @@ def test_the_record_makes_the_discards_of_earlier_turns_count() -> None:
     assert record_weight(nine, turns, 0, near, values, greedy) < record_weight(low, turns, 0, near, values, greedy) / 3
     assert record_weight(nine, turns[1:], 0, near, values, greedy) == pytest.approx(
         record_weight(low, turns[1:], 0, near, values, greedy))
+
+
+def test_a_world_is_weighed_by_the_others_record_in_the_strong_bot() -> None:
+    from tonkdsl.tools.strong import StrongBot, record_odds
+
+    state = _scripted()
+    for action in ("draw stock", "spread 7H 7D 7S", "discard KD", "draw discard", "spread KC KD KS",
+                   "discard 8H"):
+        state.apply(action)
+    view = View(state, 0)
+    bot = StrongBot()
+    odds = record_odds(view, [bot.declines(seat) for seat in range(2)])
+    assert odds is not None
+    fits, unfit = state.clone(), state.clone()
+    fits.set_hand(1, _ids(state, "3D 5C"))  # what seat 1 kept: low cards, the eight let go
+    unfit.set_hand(1, _ids(state, "QH 5C"))  # a queen kept while the eight went
+    assert odds(fits) > 3 * odds(unfit)
+    # Before anybody else has played a turn there is nothing to read.
+    assert record_odds(View(_scripted(), 0), [bot.declines(seat) for seat in range(2)]) is None

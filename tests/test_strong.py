@@ -2,6 +2,7 @@
 plays under every ruleset, and the same seed gives the same play. Its strength is measured by
 benchmarks/bench_bots.py (figures in docs/play.md), not here."""
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 import pytest
@@ -88,7 +89,8 @@ def test_bot_names_and_budgets() -> None:
 # --- what the bot infers and how it judges: its parts, each with what it must get right ---------
 
 
-from tonkdsl.tools.strong import Dropper, _clear_gain, kept_above_discard, likely_worlds  # noqa: E402
+from tonkdsl.tools.strong import (DROPPER_SAMPLES, OWN_MARGIN, Dropper, _clear_gain, _mean,  # noqa: E402
+                                  kept_above_discard, likely_worlds)
 
 
 def _ids(state: State, names: str) -> list[int]:
@@ -156,6 +158,38 @@ def test_the_model_dropper_drops_a_low_hand_and_keeps_a_high_one() -> None:
         state.set_hand(me, _ids(state, hand))
         chosen = Dropper()(View(state, me), state.legal_actions(), Rng(1))
         assert (type(chosen) is A.Drop) is drops, hand
+
+
+def test_the_bots_own_model_drops_only_for_a_gain_above_its_margin() -> None:
+    """A drop that gains 0.44 stakes on average (a count of 28 against five unseen cards): the
+    others' model takes it; the model of the bot's own seat, which leaves half a stake for what
+    playing on is worth (OWN_MARGIN), keeps the hand."""
+    state = deal(load_ruleset("standard"), 2, seed=2)
+    me = state.current_player()
+    state.set_hand(me, _ids(state, "2C 4D 6H 7S 9C"))
+    view = View(state, me)
+    assert 0 < drop_value(view, Rng(1), DROPPER_SAMPLES) < OWN_MARGIN
+    assert type(Dropper()(view, state.legal_actions(), Rng(1))) is A.Drop
+    assert type(Dropper(margin=OWN_MARGIN)(view, state.legal_actions(), Rng(1))) is not A.Drop
+
+
+def test_the_bots_own_seat_is_played_by_its_own_model_in_the_rollouts() -> None:
+    state = deal(load_ruleset("standard"), 2, seed=5)
+    me = state.current_player()
+    bot = StrongBot(rollouts=16)
+    asked: dict[str, set[int]] = {"own": set(), "others": set()}
+
+    def spy(model: Dropper, name: str) -> Dropper:
+        class Spy(Dropper):
+            def __call__(self, view: View, legal: Any, rng: Rng) -> A.Action:
+                asked[name].add(view.seat)
+                return super().__call__(view, legal, rng)
+        return Spy(model.samples, model.margin)
+
+    bot.own, bot.dropper = spy(bot.own, "own"), spy(bot.dropper, "others")
+    assert bot.own.margin == OWN_MARGIN and bot.dropper.margin == 0
+    bot(View(state, me), state.legal_actions(), Rng(2))
+    assert asked["own"] == {me} and me not in asked["others"]
 
 
 @pytest.mark.parametrize("name", ["standard", "pushups"])  # money, and points on a score sheet
@@ -235,8 +269,19 @@ def test_an_action_replaces_the_habit_only_for_a_clear_gain() -> None:
     habit_values = [0.0, 1.0, -1.0, 0.0] * 5
     noisy = [v + d for v, d in zip(habit_values, [1.2, -1.0] * 10)]  # +0.1 on average: not clear
     clear = [v + 0.5 for v in habit_values]  # better by 0.5 in every world
-    assert _clear_gain([habit_values, noisy], 0, [1], 20) == 0
-    assert _clear_gain([habit_values, noisy, clear], 0, [1, 2], 20) == 2
+    alike = [1.0] * 20
+    assert _clear_gain([habit_values, noisy], alike, 0, [1], 20) == 0
+    assert _clear_gain([habit_values, noisy, clear], alike, 0, [1, 2], 20) == 2
+
+
+def test_the_worlds_weights_decide_which_action_gains() -> None:
+    # The other action is better by 1 in the first ten worlds and worse by 1 in the last ten:
+    # alike, no gain; with the first ten worlds far likelier (the record's odds), a clear one.
+    habit_values = [0.0] * 20
+    other = [1.0] * 10 + [-1.0] * 10
+    assert _clear_gain([habit_values, other], [1.0] * 20, 0, [1], 20) == 0
+    assert _clear_gain([habit_values, other], [1.0] * 10 + [0.01] * 10, 0, [1], 20) == 1
+    assert _mean(other, [1.0] * 10 + [0.0] * 10, 20) == 1.0
 
 
 def _drop_hand(rs_name: str, seed: int) -> State:

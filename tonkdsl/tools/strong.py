@@ -4,19 +4,24 @@ At each decision with more than one legal action the bot guesses the hidden card
 (worlds), plays every legal action in each world and then the rest of the hand with model
 players, and takes the action whose hands end best for it on average. Three things make it strong:
 
-* **It reads the others' discards.** A world is made from the view alone (``View.guess_hidden``:
+* **It reads the others' play.** A world is made from the view alone (``View.guess_hidden``:
   the others keep their hand sizes and the cards everyone saw them take); among many guesses it
   keeps mostly those where each other player's last discard makes sense, that is where they did
   not keep a loose card worth more than the one they let go of (players keep low cards and
   partial spreads). A guess is weighed ``KEPT_ODDS`` to the power of the cards that contradict
-  it, and the worlds are drawn by those weights.
+  it, and the worlds are drawn by those weights. Where a drop is open, what it wins hangs on the
+  others' counts, so each world's values are weighed as well by how much likelier the whole
+  public record makes it (:func:`record_odds`: every turn the others played, every card they let
+  go, every drop they did not take, read as a greedy player would have played them).
 * **Its model players drop when a drop pays, and it learns who does.** In some worlds the others
   play like the greedy bot (they drop late, with a low count); in the others they play like
   players who drop as soon as a drop gains on average against the hands they cannot see
-  (``Dropper``), and the bot's own seat plays that way in every world. Against either kind of
-  opponent the search then neither waits too long nor drops too soon. The share of each seat's
-  dropper worlds is learnt from the hands the bot sees end (``hand_over``, ``dropper_share``): at
-  least a half, more for a seat seen dropping with counts the greedy model would keep.
+  (``Dropper``). Against either kind of opponent the search then neither waits too long nor
+  drops too soon. The share of each seat's dropper worlds is learnt from the hands the bot sees
+  end (``hand_over``, ``dropper_share``): at least a half, more for a seat seen dropping with
+  counts the greedy model would keep. Its own seat drops in the rollouts only for a gain above
+  ``OWN_MARGIN``: the bot plays on better than that model, so a drop must beat what playing on
+  is worth to it.
 * **It changes a sound habit only for a clear gain.** The action the greedy bot would take is
   kept unless another one does better on the same worlds by more than ``Z`` standard errors of
   the difference: a search of a few dozen worlds per action is noisy, and a noisy choice among
@@ -34,12 +39,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.greedy import DROP_AT
 from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.interpreter.reading import declines_above, record_weight, turns_of
 from tonkdsl.interpreter.view import View, play_out
 from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import Policy, completes_spread, drop_value, greedy_bot, hand_value
@@ -51,6 +57,9 @@ KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept abo
 GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
 Z = 2.0  # standard errors by which an action must beat the greedy habit
 DROPPER_SAMPLES = 16  # guesses a model player makes to judge a drop
+# Stakes a drop must gain for the bot's own seat in its rollouts to take it: where the bot played
+# on with a value near 0 by its rollouts, its hands ended at +0.43 on average (docs/play.md).
+OWN_MARGIN = 0.5
 
 
 def kept_above_discard(hand: Sequence[int], discard: int, near: Sequence[int], values: Sequence[int]) -> int:
@@ -101,14 +110,51 @@ def likely_worlds(view: View, rng: Rng, n: int) -> list[State]:
     return worlds
 
 
-class Dropper:
-    """A model player for the rollouts: drops when a drop gains on average against hands dealt at
-    random from what it cannot see, takes the top discard when it completes a spread, and plays
-    like the greedy bot otherwise. Its judgements of a drop are kept by seat, count and hand
-    sizes during one search (``forget`` starts a new one): rollouts ask the same question often."""
+def record_odds(view: View, declines: Sequence[Sequence[float]]) -> Callable[[State], float] | None:
+    """How much more likely each world is by the whole public record than by the last discards
+    it was drawn by (:func:`likely_worlds`): for each other player who has played a turn, the
+    chance that a greedy player would have played their turns and now hold the world's hand
+    (``reading.record_weight``) over ``KEPT_ODDS`` to the power of the cards that contradict
+    their last discard. Weighing each world's values by it makes the search's averages those of
+    worlds drawn by the record, in the very worlds the actions are compared on. ``declines[seat]``
+    is that player's chance of not taking a drop open to them, by count (reading.record_weight).
+    None when nobody else has played a turn: every world is as likely."""
+    players = [(seat, turns) for seat in range(view.num_players) if seat != view.seat
+               for turns in [turns_of(view.record, seat)] if turns]
+    if not players:
+        return None
+    near, values = view.meld_rules.near(2), view.pack.values
+    last, taken = view.last_discards, view.public_cards
+    known: dict[tuple[int, int], float] = {}  # a hand's odds, by seat and cards (worlds share hands)
 
-    def __init__(self, samples: int = DROPPER_SAMPLES) -> None:
+    def odds(world: State) -> float:
+        total = 1.0
+        for seat, turns in players:
+            hand = world.hands[seat]
+            mask = 0
+            for c in hand:
+                mask |= 1 << c
+            got = known.get((seat, mask))
+            if got is None:
+                discard = last[seat]
+                drawn_by = KEPT_ODDS ** kept_above_discard(hand, discard, near, values) if discard is not None else 1.0
+                got = known[(seat, mask)] = record_weight(mask, turns, taken[seat], near, values, declines[seat]) / drawn_by
+            total *= got
+        return total
+
+    return odds
+
+
+class Dropper:
+    """A model player for the rollouts: drops when a drop gains more than ``margin`` stakes on
+    average against hands dealt at random from what it cannot see, takes the top discard when it
+    completes a spread, and plays like the greedy bot otherwise. Its judgements of a drop are kept
+    by seat, count and hand sizes during one search (``forget`` starts a new one): rollouts ask
+    the same question often."""
+
+    def __init__(self, samples: int = DROPPER_SAMPLES, margin: float = 0.0) -> None:
         self.samples = samples
+        self.margin = margin
         self._drops: dict[tuple[int, int, tuple[int, ...]], bool] = {}
 
     def forget(self) -> None:
@@ -129,7 +175,7 @@ class Dropper:
         return greedy_bot(view, grouped.without(A.Drop), rng)
 
     def _drop_gains(self, view: View, rng: Rng) -> bool:
-        return drop_value(view, rng, self.samples) > 0
+        return drop_value(view, rng, self.samples) > self.margin * view.stake
 
 
 @dataclass
@@ -165,7 +211,8 @@ class StrongBot:
         if rollouts is not None and rollouts < 1:
             raise ValueError("the strong bot needs at least one rollout per decision")
         self.rollouts = rollouts
-        self.dropper = Dropper()
+        self.dropper = Dropper()  # the others' model, where they drop early
+        self.own = Dropper(margin=OWN_MARGIN)  # its own seat's model in the rollouts
         self.stats = SearchStats()
         # What it learnt of each seat from the hands it saw end (hand_over): the drops made there
         # with a count the greedy model would drop with, and those with a higher count.
@@ -189,6 +236,11 @@ class StrongBot:
         low, high = self.drops_seen.get(seat, (0, 0))
         return max(0.5, (high + 1) / (low + high + 2))
 
+    def declines(self, seat: int) -> list[float]:
+        """``seat``'s chance of not taking a drop open to them, by count, for the reading of the
+        record (:func:`record_odds`): as the greedy model, who drops with ``DROP_AT`` or less."""
+        return declines_above(DROP_AT)
+
     def __call__(self, view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
         if len(legal) == 1:
             return legal[0]
@@ -205,26 +257,34 @@ class StrongBot:
         # A drop ends the hand at once: judging it on more worlds costs no rollout.
         n_worlds = max(per_action, budget // 2) if drops else per_action
         self.dropper.forget()
-        # The model players of each world: the bot's own seat a dropper; each other seat a dropper
-        # in its share of the worlds (dropper_share), spread evenly among them (every other world
-        # at a half, as before any hand is seen), greedy in the rest.
+        self.own.forget()
+        # The model players of each world: the bot's own seat its own model (a dropper leaving
+        # OWN_MARGIN to playing on); each other seat a dropper in its share of the worlds
+        # (dropper_share), spread evenly among them (every other world at a half, as before any
+        # hand is seen), greedy in the rest.
         shares = [self.dropper_share(seat) for seat in range(view.num_players)]
         plans: dict[tuple[bool, ...], list[Policy]] = {}
 
         def plan_of(w: int) -> list[Policy]:
-            dropping = tuple(seat == view.seat or int((w + 1) * share) > int(w * share)
-                             for seat, share in enumerate(shares))
+            dropping = tuple(int((w + 1) * share) > int(w * share) for share in shares)
             plan = plans.get(dropping)
             if plan is None:
-                plan = plans[dropping] = [self.dropper if d else greedy_bot for d in dropping]
+                plan = plans[dropping] = [self.own if seat == view.seat else self.dropper if d else greedy_bot
+                                          for seat, d in enumerate(dropping)]
             return plan
 
+        # Where a drop is open, what it wins hangs on the others' counts: each world's values
+        # are weighed by how likely the whole record makes it (record_odds).
+        odds = record_odds(view, [self.declines(seat) for seat in range(view.num_players)]) if drops else None
         worlds = self.worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
         values = [[0.0] * n_worlds for _ in legal]
+        weights = [1.0] * n_worlds
         played = rollouts = 0
         for w, world in enumerate(worlds):
             if w >= n_worlds:  # the default's search was cut short (below)
                 break
+            if odds is not None:
+                weights[w] = odds(world)
             seed = rng.next_u64()
             policies = plan_of(w)
             for i, action in enumerate(legal):
@@ -242,10 +302,12 @@ class StrongBot:
                 # are judged on as many more as the budget's rule gives them (a rollout each).
                 per_action = w + 1
                 n_worlds = max(per_action, per_action * len(legal) // 2) if drops else per_action
-        choice = _clear_gain(values, habit, [i for i in plays if i != habit], per_action)
+        if sum(weights[:per_action]) <= 0:  # no world every action was played in fits the record: read none of it
+            weights = [1.0] * n_worlds
+        choice = _clear_gain(values, weights, habit, [i for i in plays if i != habit], per_action)
         if drops:
-            drop = max(drops, key=lambda i: sum(values[i]))
-            if sum(values[drop]) / n_worlds > sum(values[choice][:per_action]) / per_action:
+            drop = max(drops, key=lambda i: _mean(values[i], weights, n_worlds))
+            if _mean(values[drop], weights, n_worlds) > _mean(values[choice], weights, per_action):
                 choice = drop
         st = self.stats
         st.decisions += 1
@@ -264,14 +326,27 @@ class StrongBot:
             n -= k
 
 
-def _clear_gain(values: list[list[float]], habit: int, others: list[int], n: int) -> int:
-    """The action that beats ``habit`` on the first ``n`` worlds by the most, among those that beat
-    it by more than ``Z`` standard errors of the paired difference; else ``habit``."""
+def _mean(values: list[float], weights: list[float], n: int) -> float:
+    """The weighted mean of the first ``n`` values."""
+    total = weight = 0.0
+    for v, x in zip(values[:n], weights[:n]):
+        total += v * x
+        weight += x
+    return total / weight
+
+
+def _clear_gain(values: list[list[float]], weights: list[float], habit: int, others: list[int], n: int) -> int:
+    """The action that beats ``habit`` on the first ``n`` worlds by the most (their values
+    weighed by ``weights``), among those that beat it by more than ``Z`` standard errors of the
+    paired difference; else ``habit``."""
     best, best_gain = habit, 0.0
+    ws = weights[:n]
+    weight = sum(ws)
     for i in others:
         diffs = [values[i][w] - values[habit][w] for w in range(n)]
-        mean = sum(diffs) / n
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
+        mean = sum(d * x for d, x in zip(diffs, ws)) / weight
+        # The standard error of a weighted mean (equal weights: the usual s / sqrt(n)).
+        spread = math.sqrt(sum(x * x * (d - mean) ** 2 for d, x in zip(diffs, ws)) / weight / weight * n / max(1, n - 1))
         if mean > Z * spread and mean > best_gain:  # the first of equals: the same choice every time
             best, best_gain = i, mean
     return best
