@@ -394,3 +394,47 @@ def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> No
     rows = reading._part(("standard", "greedy", 0, 3, 16, 0.2))
     assert rows and all(len(r) == 1 + len(reading.READINGS) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
     assert {r[0] for r in rows} <= {0.0, 1.0}  # the truth: the drop won or it did not
+
+
+def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it() -> None:
+    """benchmarks/bench_calibration.py (docs/play.md, "Reading the whole record, and the bot's own
+    model") sets the search's judgement of a drop beside what a drop would really have done."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_calibration.py"
+    spec = importlib.util.spec_from_file_location("bench_calibration", path)
+    assert spec is not None and spec.loader is not None
+    calibration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(calibration)
+    state = deal(load_ruleset("standard"), 2, seed=2)
+    me = state.current_player()
+    bot = calibration.Watched()
+    bot.rollouts = 16
+    view = View(state, me)
+    assert A.Drop() in state.legal_actions()
+    action = bot(view, state.legal_actions(), Rng(1))
+    judged = bot.judged
+    assert judged is not None and 0.0 <= judged.wins <= 1.0
+    state.apply(A.Drop())  # the hand ends with that drop: what it did is its worth too
+    outcome = state.outcome()
+    assert outcome is not None
+    bot.hand_over(View(state, me), outcome)
+    (row,) = bot.rows
+    assert row["won"] == (outcome.payouts[me] > 0) and row["dropped"] == (type(action) is A.Drop)
+    assert row["drop"] == judged.drop and row["play"] == judged.play
+    out = calibration.report([{**row, "wins": 0.85, "won": True, "dropped": True, "worth": 1.0},
+                              {**row, "wins": 0.81, "won": False, "dropped": False, "play": 0.1, "worth": -2.0}])
+    assert out["drops"]["n"] == 1 and out["chance"] == [
+        {"from": 0.8, "to": 0.9, "n": 2, "expected": pytest.approx(0.83), "won": 0.5, "dropped": 1}]
+    assert out["play_on"] == [{"about": 0.0, "n": 1, "expected": 0.1, "realized": -2.0}]
+
+
+def test_the_bot_keeps_its_judgement_of_a_drop_only_where_one_was_open() -> None:
+    state = deal(load_ruleset("standard"), 2, seed=2)
+    bot = StrongBot(rollouts=16)
+    me = state.current_player()
+    bot(View(state, me), state.legal_actions(), Rng(1))
+    assert bot.judged is not None
+    state.apply(A.DrawStock())
+    bot(View(state, me), state.legal_actions(), Rng(1))  # after the draw: discards only
+    assert bot.judged is None

@@ -188,6 +188,16 @@ class SearchStats:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class DropJudgement:
+    """What the search made of a decision where a drop was open (``StrongBot.judged``), for
+    benchmarks that compare it with what came of it (benchmarks/bench_calibration.py)."""
+
+    drop: float  # the drop's value, the worlds' weighted mean
+    play: float  # the value of the best way to play on, the same
+    wins: float  # the weighted share of the worlds where the drop gains
+
+
 def default_rollouts(hand_size: int) -> int:
     """The default budget's most rollouts: ``DEFAULT_ROLLOUTS`` for every five cards dealt
     (rounded up), since a bigger hand has more discards to share the rollouts among (seven cards:
@@ -214,6 +224,7 @@ class StrongBot:
         self.dropper = Dropper()  # the others' model, where they drop early
         self.own = Dropper(margin=OWN_MARGIN)  # its own seat's model in the rollouts
         self.stats = SearchStats()
+        self.judged: DropJudgement | None = None  # the last decision's, where a drop was open: measured only
         # What it learnt of each seat from the hands it saw end (hand_over): the drops made there
         # with a count the greedy model would drop with, and those with a higher count.
         self.drops_seen: dict[int, list[int]] = {}
@@ -305,9 +316,12 @@ class StrongBot:
         if sum(weights[:per_action]) <= 0:  # no world every action was played in fits the record: read none of it
             weights = [1.0] * n_worlds
         choice = _clear_gain(values, weights, habit, [i for i in plays if i != habit], per_action)
+        self.judged = None
         if drops:
             drop = max(drops, key=lambda i: _mean(values[i], weights, n_worlds))
-            if _mean(values[drop], weights, n_worlds) > _mean(values[choice], weights, per_action):
+            drop_worth, play_worth = _mean(values[drop], weights, n_worlds), _mean(values[choice], weights, per_action)
+            self.judged = DropJudgement(drop_worth, play_worth, _mean([float(v > 0) for v in values[drop]], weights, n_worlds))
+            if drop_worth > play_worth:
                 choice = drop
         st = self.stats
         st.decisions += 1

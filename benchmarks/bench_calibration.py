@@ -1,0 +1,139 @@
+"""Is the strong bot's search right about a drop? Its estimates against what came of them.
+
+    python benchmarks/bench_calibration.py [RULESET] [--opponent greedy] [--deals 300] [--seed 7] [--workers 2] [--json]
+
+Plays the strong bot against the opponent on `tonk tournament`'s duplicate deals (each deal twice,
+seats swapped, sittings of ten deals with bots of their own) and, at each of its decisions where a
+drop is open and would end the hand at once, keeps what its search made of it
+(``StrongBot.judged``: the drop's value, the best way to play on's value, the drop's chance of
+winning) beside what came of it: whether a drop there would have won (the real hands, read behind
+the view: a benchmark only), and what the hand was worth to the bot in the end. Printed:
+
+* the drops taken: expected and realized value, expected and real chance of winning;
+* the drop's chance of winning, by tenths of what the search expected: how often a drop would
+  really have won (a search that expects too much drops too often);
+* where it played on, by its value for playing on (to the half stake): what the hand was then
+  really worth (a search that expects too little of playing on drops too often too).
+
+The figures are in docs/play.md ("Reading the whole record, and the bot's own model").
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Sequence
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.interpreter.view import View
+from tonkdsl.language.rng import Rng
+from tonkdsl.tools.bots import hand_value, new_policy
+from tonkdsl.tools.simulate import ruleset_of
+from tonkdsl.tools.strong import StrongBot
+from tonkdsl.tools.tournament import MAX_CHUNK_DEALS, play_deals
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Watched(StrongBot):
+    """The strong bot, its drop decisions noted with what came of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict[str, Any]] = []
+        self._hand: list[dict[str, Any]] = []
+
+    def __call__(self, view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+        action = super().__call__(view, legal, rng)
+        judged = self.judged
+        drop = next((a for a in legal if type(a) is A.Drop), None)
+        if judged is not None and drop is not None:
+            ended = view._state.clone()  # the real hands: what a drop now would have done
+            ended.apply(drop)
+            outcome = ended.outcome()
+            if outcome is not None:  # a discard or a last round follows: not judged here
+                self._hand.append({"drop": judged.drop, "play": judged.play, "wins": judged.wins,
+                                   "won": outcome.payouts[view.seat] > 0, "dropped": type(action) is A.Drop})
+        return action
+
+    def hand_over(self, view: View, outcome: Outcome) -> None:
+        super().hand_over(view, outcome)
+        rs = view.ruleset
+        worth = hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides)
+        self.rows += [{**row, "worth": worth} for row in self._hand]
+        self._hand = []
+
+
+def _sitting(task: tuple[str, str, int, int, int]) -> list[dict[str, Any]]:
+    ref, opponent, seed, start, count = task
+    bot = Watched()
+    play_deals(ruleset_of(ref), bot, new_policy(opponent), seed, start, count)
+    return bot.rows
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The calibration tables of :func:`main` as data."""
+    drops = [r for r in rows if r["dropped"]]
+    plays = [r for r in rows if not r["dropped"]]
+    chance: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        chance.setdefault(min(9, int(r["wins"] * 10)), []).append(r)
+    play_on: dict[int, list[dict[str, Any]]] = {}
+    for r in plays:
+        play_on.setdefault(round(r["play"] * 2), []).append(r)
+    return {
+        "decisions": len(rows),
+        "drops": {"n": len(drops), "expected": _mean([r["drop"] for r in drops]),
+                  "realized": _mean([r["worth"] for r in drops]),
+                  "expected_wins": _mean([r["wins"] for r in drops]),
+                  "won": _mean([float(r["won"]) for r in drops])},
+        "chance": [{"from": b / 10, "to": (b + 1) / 10, "n": len(rs), "expected": _mean([r["wins"] for r in rs]),
+                    "won": _mean([float(r["won"]) for r in rs]), "dropped": sum(r["dropped"] for r in rs)}
+                   for b, rs in sorted(chance.items())],
+        "play_on": [{"about": b / 2, "n": len(rs), "expected": _mean([r["play"] for r in rs]),
+                     "realized": _mean([r["worth"] for r in rs])} for b, rs in sorted(play_on.items())],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("ruleset", nargs="?", default="standard", help="a shipped name or a path (from the repository's root)")
+    ap.add_argument("--opponent", default="greedy", help="the bot it plays against")
+    ap.add_argument("--deals", type=int, default=300, help="deals, each played twice")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", action="store_true", help="the tables as one JSON object")
+    a = ap.parse_args()
+    ref = str(ROOT / a.ruleset) if a.ruleset.endswith((".yaml", ".yml")) else a.ruleset
+    started = time.perf_counter()
+    tasks = [(ref, a.opponent, a.seed, start, min(MAX_CHUNK_DEALS, a.deals - start))
+             for start in range(0, a.deals, MAX_CHUNK_DEALS)]
+    with ProcessPoolExecutor(max_workers=a.workers) as pool:
+        rows = [r for part in pool.map(_sitting, tasks) for r in part]
+    out = report(rows)
+    if a.json:
+        print(json.dumps({"ruleset": a.ruleset, "opponent": a.opponent, "deals": a.deals, "seed": a.seed, **out}))
+        return
+    d = out["drops"]
+    print(f"{a.ruleset} against {a.opponent}: {a.deals} deals, each played twice with the seats swapped; seed {a.seed}; "
+          f"{out['decisions']} decisions where a drop was open")
+    print(f"  drops taken: {d['n']}; expected {d['expected']:+.3f} a stake, realized {d['realized']:+.3f}; "
+          f"expected to win {d['expected_wins']:.3f}, won {d['won']:.3f}")
+    print("  the drop's chance of winning   decisions   expected   real   dropped")
+    for b in out["chance"]:
+        print(f"  {b['from']:.1f}-{b['to']:.1f}                       {b['n']:9d}   {b['expected']:8.3f}   {b['won']:.3f}   {b['dropped']:7d}")
+    print("  played on, valued at about     decisions   expected   realized")
+    for b in out["play_on"]:
+        print(f"  {b['about']:+.1f}                           {b['n']:9d}   {b['expected']:+8.3f}   {b['realized']:+.3f}")
+    print(f"  {time.perf_counter() - started:.0f} s with {a.workers} workers")
+
+
+if __name__ == "__main__":
+    main()
