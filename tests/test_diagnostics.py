@@ -194,3 +194,15 @@ def test_jokers_without_a_value_are_found_at_the_jokers_line(write) -> None:
         f"{p}:4:11: error[pack-value-missing]: the rank JK has no value: add it to pack.values (a pack with "
         "jokers needs one) (at $.pack.jokers)"
     ]
+
+
+def test_load_error_survives_a_worker_process(write) -> None:
+    """simulate's and tournament's workers send a bad file's error back pickled: it arrives whole."""
+    import pickle
+
+    p = write("r.yaml", "extends: standard\nname: X\ndeal:\n  hand_sise: 7\n")
+    with pytest.raises(LoadError) as info:
+        load_ruleset(p)
+    back = pickle.loads(pickle.dumps(info.value))
+    assert back.diagnostics == info.value.diagnostics
+    assert str(back) == str(info.value)

@@ -99,6 +99,12 @@ class LoadError(Exception):
         self.diagnostics = list(diagnostics)
         super().__init__("\n".join(d.render() for d in self.diagnostics))
 
+    def __reduce__(self) -> tuple[type["LoadError"], tuple[list[Diagnostic]]]:
+        # Rebuilt from its diagnostics, not its message: a worker process (simulate's and
+        # tournament's --workers) that meets a bad file sends this error back pickled, and
+        # Exception's default would call __init__ with the rendered text.
+        return (LoadError, (self.diagnostics,))
+
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` when a close choice exists, else ``""``."""
