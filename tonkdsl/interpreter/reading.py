@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Final, Sequence
 
-from tonkdsl.interpreter.table import DISCARDED, LAID, TOOK
+from tonkdsl.interpreter.table import DISCARDED, DROP_DECLINED, LAID, TOOK
 
 Turn = tuple[int, int, int, bool]  # (card taken, or STOCK, or NO_DRAW; mask of cards laid; card discarded or -1; drop declined)
 STOCK: Final = -1  # the turn's card came from the stock (nobody saw it)
@@ -47,7 +47,7 @@ def turns_of(record: Sequence[tuple[int, int, int]], seat: int) -> list[Turn]:
     for who, kind, card in record:
         if who != seat:
             continue
-        base = kind & 3
+        base = kind % DROP_DECLINED  # the event, whether or not a drop was declined with it
         if base == LAID:
             laid |= 1 << card
             begun = True
@@ -58,7 +58,7 @@ def turns_of(record: Sequence[tuple[int, int, int]], seat: int) -> list[Turn]:
             if begun:
                 turns.append((taken, laid, -1, declined))
             taken = card if base == TOOK else STOCK
-            laid, declined, begun = 0, kind > 3, True
+            laid, declined, begun = 0, kind >= DROP_DECLINED, True
     if begun:
         turns.append((taken, laid, -1, declined))
     return turns
