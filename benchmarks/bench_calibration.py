@@ -13,7 +13,10 @@ the view: a benchmark only), and what the hand was worth to the bot in the end. 
 * the drop's chance of winning, by tenths of what the search expected: how often a drop would
   really have won (a search that expects too much drops too often);
 * where it played on, by its value for playing on (to the half stake): what the hand was then
-  really worth (a search that expects too little of playing on drops too often too).
+  really worth (a search that expects too little of playing on drops too often too);
+* where it played on, by the drop's chance as above: what the hand was then worth against what
+  the drop would have paid (where playing on came out ahead in every row, a bolder bot would
+  have lost: its drops were right, however its chances were off).
 
 The figures are in docs/play.md ("Reading the whole record, and the bot's own model").
 """
@@ -55,8 +58,11 @@ class Watched(StrongBot):
             ended.apply(drop)
             outcome = ended.outcome()
             if outcome is not None:  # a discard or a last round follows: not judged here
+                rs = view.ruleset
+                paid = hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides)
                 self._hand.append({"drop": judged.drop, "play": judged.play, "wins": judged.wins,
-                                   "won": outcome.payouts[view.seat] > 0, "dropped": type(action) is A.Drop})
+                                   "won": outcome.payouts[view.seat] > 0, "paid": paid,
+                                   "dropped": type(action) is A.Drop})
         return action
 
     def hand_over(self, view: View, outcome: Outcome) -> None:
@@ -99,6 +105,10 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
                    for b, rs in sorted(chance.items())],
         "play_on": [{"about": b / 2, "n": len(rs), "expected": _mean([r["play"] for r in rs]),
                      "realized": _mean([r["worth"] for r in rs])} for b, rs in sorted(play_on.items())],
+        "played_on_by_chance": [{"from": b / 10, "to": (b + 1) / 10, "n": len(on),
+                                 "realized": _mean([r["worth"] for r in on]),
+                                 "drop_would_pay": _mean([r["paid"] for r in on])}
+                                for b, rs in sorted(chance.items()) for on in [[r for r in rs if not r["dropped"]]] if on],
     }
 
 
@@ -132,6 +142,9 @@ def main() -> None:
     print("  played on, valued at about     decisions   expected   realized")
     for b in out["play_on"]:
         print(f"  {b['about']:+.1f}                           {b['n']:9d}   {b['expected']:+8.3f}   {b['realized']:+.3f}")
+    print("  played on, the drop's chance   decisions   realized   the drop would have paid")
+    for b in out["played_on_by_chance"]:
+        print(f"  {b['from']:.1f}-{b['to']:.1f}                       {b['n']:9d}   {b['realized']:+8.3f}   {b['drop_would_pay']:+.3f}")
     print(f"  {time.perf_counter() - started:.0f} s with {a.workers} workers")
 
 

@@ -422,11 +422,15 @@ def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it
     (row,) = bot.rows
     assert row["won"] == (outcome.payouts[me] > 0) and row["dropped"] == (type(action) is A.Drop)
     assert row["drop"] == judged.drop and row["play"] == judged.play
+    assert row["paid"] == outcome.payouts[me]  # what the drop paid the bot, in stakes
     out = calibration.report([{**row, "wins": 0.85, "won": True, "dropped": True, "worth": 1.0},
-                              {**row, "wins": 0.81, "won": False, "dropped": False, "play": 0.1, "worth": -2.0}])
+                              {**row, "wins": 0.81, "won": False, "dropped": False, "play": 0.1, "worth": -2.0,
+                               "paid": 1.0}])
     assert out["drops"]["n"] == 1 and out["chance"] == [
         {"from": 0.8, "to": 0.9, "n": 2, "expected": pytest.approx(0.83), "won": 0.5, "dropped": 1}]
     assert out["play_on"] == [{"about": 0.0, "n": 1, "expected": 0.1, "realized": -2.0}]
+    # Where it played on, the drop would have paid 1 and the hand ended at -2: a bolder bot wins.
+    assert out["played_on_by_chance"] == [{"from": 0.8, "to": 0.9, "n": 1, "realized": -2.0, "drop_would_pay": 1.0}]
 
 
 def test_the_bot_keeps_its_judgement_of_a_drop_only_where_one_was_open() -> None:
