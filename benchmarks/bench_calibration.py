@@ -58,19 +58,22 @@ class Watched(StrongBot):
             ended.apply(drop)
             outcome = ended.outcome()
             if outcome is not None:  # a discard or a last round follows: not judged here
-                rs = view.ruleset
-                paid = hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides)
                 self._hand.append({"drop": judged.drop, "play": judged.play, "wins": judged.wins,
-                                   "won": outcome.payouts[view.seat] > 0, "paid": paid,
+                                   "won": outcome.payouts[view.seat] > 0, "paid": _worth(view, outcome),
                                    "dropped": type(action) is A.Drop})
         return action
 
     def hand_over(self, view: View, outcome: Outcome) -> None:
         super().hand_over(view, outcome)
-        rs = view.ruleset
-        worth = hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides)
+        worth = _worth(view, outcome)
         self.rows += [{**row, "worth": worth} for row in self._hand]
         self._hand = []
+
+
+def _worth(view: View, outcome: Outcome) -> float:
+    """What ``outcome`` is worth to ``view``'s seat, as the bot's search counts it."""
+    rs = view.ruleset
+    return hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides)
 
 
 def _sitting(task: tuple[str, str, int, int, int]) -> list[dict[str, Any]]:
@@ -92,8 +95,10 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for r in rows:
         chance.setdefault(min(9, int(r["wins"] * 10)), []).append(r)
     play_on: dict[int, list[dict[str, Any]]] = {}
+    played_on_by_chance: dict[int, list[dict[str, Any]]] = {}
     for r in plays:
         play_on.setdefault(round(r["play"] * 2), []).append(r)
+        played_on_by_chance.setdefault(min(9, int(r["wins"] * 10)), []).append(r)
     return {
         "decisions": len(rows),
         "drops": {"n": len(drops), "expected": _mean([r["drop"] for r in drops]),
@@ -105,10 +110,10 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
                    for b, rs in sorted(chance.items())],
         "play_on": [{"about": b / 2, "n": len(rs), "expected": _mean([r["play"] for r in rs]),
                      "realized": _mean([r["worth"] for r in rs])} for b, rs in sorted(play_on.items())],
-        "played_on_by_chance": [{"from": b / 10, "to": (b + 1) / 10, "n": len(on),
-                                 "realized": _mean([r["worth"] for r in on]),
-                                 "drop_would_pay": _mean([r["paid"] for r in on])}
-                                for b, rs in sorted(chance.items()) for on in [[r for r in rs if not r["dropped"]]] if on],
+        "played_on_by_chance": [{"from": b / 10, "to": (b + 1) / 10, "n": len(rs),
+                                 "realized": _mean([r["worth"] for r in rs]),
+                                 "drop_would_pay": _mean([r["paid"] for r in rs])}
+                                for b, rs in sorted(played_on_by_chance.items())],
     }
 
 
