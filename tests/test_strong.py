@@ -11,6 +11,7 @@ from tonkdsl import load_ruleset
 from tonkdsl.cli import main
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State, deal
+from tonkdsl.interpreter.greedy import KEEP_BONUS, TAKE_AT, habit_bot
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.language.rng import Rng
@@ -184,7 +185,7 @@ def test_the_bots_own_seat_is_played_by_its_own_model_in_the_rollouts() -> None:
             def __call__(self, view: View, legal: Any, rng: Rng) -> A.Action:
                 asked[name].add(view.seat)
                 return super().__call__(view, legal, rng)
-        return Spy(model.samples, model.margin)
+        return Spy(model.samples, model.margin, model.base)
 
     bot.own, bot.dropper = spy(bot.own, "own"), spy(bot.dropper, "others")
     assert bot.own.margin == OWN_MARGIN and bot.dropper.margin == 0
@@ -442,3 +443,44 @@ def test_the_bot_keeps_its_judgement_of_a_drop_only_where_one_was_open() -> None
     state.apply(A.DrawStock())
     bot(View(state, me), state.legal_actions(), Rng(1))  # after the draw: discards only
     assert bot.judged is None
+
+
+def _discard_decision(hand: str) -> tuple[State, int]:
+    """A standard hand of two at ``hand``'s holder's discard (six cards, none in a spread)."""
+    state = deal(load_ruleset("standard"), 2, seed=2)
+    me = state.current_player()
+    state.apply(next(a for a in state.legal_actions() if type(a) is A.DrawStock))
+    state.set_hand(me, _ids(state, hand))
+    return state, me
+
+
+def test_the_habit_lets_a_high_card_of_a_partial_spread_go_before_a_much_lower_loose_card() -> None:
+    state, me = _discard_decision("KC KD 4S 2H AC 3D")
+    view, legal = View(state, me), state.legal_actions()
+    assert str(greedy_bot(view, legal, Rng(1))) == "discard 4S"  # never breaks the pair while 4S is loose
+    assert str(habit_bot(view, legal, Rng(1))) == "discard KC"  # a king less KEEP_BONUS still beats a four
+    state, me = _discard_decision("7C 7D 6S 2H AC 3D")
+    assert str(habit_bot(View(state, me), state.legal_actions(), Rng(1))) == "discard 6S"  # 7 - 3 < 6: the pair stays
+
+
+@pytest.mark.parametrize("hand, top, takes", [
+    ("KC QD 9S 8H 7C", "3D", True),   # worth TAKE_AT or less, and cards worth more are held
+    ("KC QD 9S 8H 7C", "5D", False),  # worth more than TAKE_AT: from the stock, as the greedy player
+    ("AC 2D 3S AH 2S", "4D", False),  # nothing held is worth more
+])
+def test_the_habit_takes_a_low_top_discard(hand: str, top: str, takes: bool) -> None:
+    state = deal(load_ruleset("standard"), 2, seed=2)
+    me = state.current_player()
+    state.set_hand(me, _ids(state, hand))
+    state.discard_pile[-1] = state.card_id(top)
+    plays = [a for a in state.legal_actions() if type(a) is not A.Drop]  # the search asks it without the drop
+    assert {A.DrawStock, A.DrawDiscard} <= {type(a) for a in plays}
+    assert TAKE_AT == 4 and KEEP_BONUS == 3
+    chosen = habit_bot(View(state, me), plays, Rng(1))
+    assert type(chosen) is (A.DrawDiscard if takes else A.DrawStock)
+    assert type(greedy_bot(View(state, me), plays, Rng(1))) is A.DrawStock
+
+
+def test_the_bots_habit_and_its_own_seats_model_are_the_habit_the_others_greedy() -> None:
+    bot = StrongBot()
+    assert bot.own.base is habit_bot and bot.dropper.base is greedy_bot

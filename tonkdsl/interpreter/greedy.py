@@ -104,6 +104,53 @@ def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
 
 
 
+# The strong bot's habit (habit_bot): a card in a partial spread counts this much less when it
+# chooses its discard, and it takes a top discard worth this much or less from the pile.
+KEEP_BONUS: Final = 3
+TAKE_AT: Final = 4
+
+
+def habit_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
+    """The strong bot's habit, and its own seat's model in its rollouts: the greedy player with
+    two changes for hands that end early. Against players who drop as soon as a drop pays (as
+    montecarlo does), each makes a better player in every shipped ruleset measured; against the
+    greedy player, who waits, they are worth about nothing (docs/play.md, "A better habit").
+
+    * Its discard is the card worth the most less ``KEEP_BONUS`` when the card is part of a
+      partial spread (the first of equals), where the greedy player never breaks a partial spread
+      while it holds a loose card: it lets a king of a pair go before a loose four.
+    * At the draw, it takes the top discard when that card is worth ``TAKE_AT`` or less and it
+      holds a card worth more (the greedy player takes from the stock).
+
+    Everything else (claims, drops, eating, spreads and hits, folds) is the greedy player's."""
+    grouped = legal if type(legal) is _ACTION_LIST else _grouped(legal)
+    spans = grouped.spans
+    if len(spans) == 1 and _DISCARD in spans:
+        lo, hi = spans[_DISCARD]
+        cards = grouped.discard_cards or _card_ids(view, grouped[lo:hi])
+        held = view.hand_mask
+        melds = view.meld_rules
+        near = _NEAR.get(melds) or _near(melds)
+        values = melds.value
+        best, best_score = 0, -1 << 62
+        for i in range(len(cards)):
+            c = cards[i]
+            score = values[c] - KEEP_BONUS if near[c] & held else values[c]
+            if score > best_score:
+                best, best_score = i, score
+        return grouped[lo + best]
+    if _DRAW_DISCARD in spans and _DROP not in spans and _CLAIM not in spans:
+        top = view.top_discard
+        if top is not None:
+            values = view.meld_rules.value
+            worth = values[top]
+            if worth <= TAKE_AT:
+                for c in view.hand:
+                    if values[c] > worth:
+                        return grouped[spans[_DRAW_DISCARD][0]]
+    return greedy_bot(view, grouped, rng)
+
+
 def completes_spread(view: View) -> bool:
     world_melds = view.meld_rules
     top = view.top_discard

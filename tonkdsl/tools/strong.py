@@ -21,11 +21,13 @@ players, and takes the action whose hands end best for it on average. Three thin
   end (``hand_over``, ``dropper_share``): at least a half, more for a seat seen dropping with
   counts the greedy model would keep. Its own seat drops in the rollouts only for a gain above
   ``OWN_MARGIN``: the bot plays on better than that model, so a drop must beat what playing on
-  is worth to it.
-* **It changes a sound habit only for a clear gain.** The action the greedy bot would take is
-  kept unless another one does better on the same worlds by more than ``Z`` standard errors of
-  the difference: a search of a few dozen worlds per action is noisy, and a noisy choice among
-  discards is worse than the habit. A drop is taken when dropping (judged on twice as many worlds:
+  is worth to it; otherwise its own seat plays as the bot's habit (below).
+* **It changes a sound habit only for a clear gain.** The action of its habit
+  (``greedy.habit_bot``: the greedy player, but that it lets a high card of a partial spread go
+  before a much lower loose card, and takes a low top discard) is kept unless another one does
+  better on the same worlds by more than ``Z`` standard errors of the difference: a search of a
+  few dozen worlds per action is noisy, and a noisy choice among discards is worse than the
+  habit. A drop is taken when dropping (judged on twice as many worlds:
   it needs no rollout) pays more than the best way to play on.
 
 The same worlds and the same rollout seeds serve every action (common random numbers), so that
@@ -43,7 +45,7 @@ from typing import Callable, Iterator, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
-from tonkdsl.interpreter.greedy import DROP_AT
+from tonkdsl.interpreter.greedy import DROP_AT, habit_bot
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.reading import declines_above, record_weight, turns_of
 from tonkdsl.interpreter.view import View, play_out
@@ -55,7 +57,7 @@ DEFAULT_WORK = 12_000  # the default's most actions played in its rollouts per d
 WORLDS_AT_ONCE = 64  # worlds the default's search draws at a time (it may stop well short of its most)
 KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard
 GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
-Z = 2.0  # standard errors by which an action must beat the greedy habit
+Z = 2.0  # standard errors by which an action must beat the habit
 DROPPER_SAMPLES = 16  # guesses a model player makes to judge a drop
 # Stakes a drop must gain for the bot's own seat in its rollouts to take it: where the bot played
 # on with a value near 0 by its rollouts, its hands ended at +0.43 on average (docs/play.md).
@@ -148,13 +150,14 @@ def record_odds(view: View, declines: Sequence[Sequence[float]]) -> Callable[[St
 class Dropper:
     """A model player for the rollouts: drops when a drop gains more than ``margin`` stakes on
     average against hands dealt at random from what it cannot see, takes the top discard when it
-    completes a spread, and plays like the greedy bot otherwise. Its judgements of a drop are kept
-    by seat, count and hand sizes during one search (``forget`` starts a new one): rollouts ask
-    the same question often."""
+    completes a spread, and plays like ``base`` otherwise (the greedy bot for the others, the
+    bot's habit for its own seat). Its judgements of a drop are kept by seat, count and hand
+    sizes during one search (``forget`` starts a new one): rollouts ask the same question often."""
 
-    def __init__(self, samples: int = DROPPER_SAMPLES, margin: float = 0.0) -> None:
+    def __init__(self, samples: int = DROPPER_SAMPLES, margin: float = 0.0, base: Policy = greedy_bot) -> None:
         self.samples = samples
         self.margin = margin
+        self.base = base
         self._drops: dict[tuple[int, int, tuple[int, ...]], bool] = {}
 
     def forget(self) -> None:
@@ -172,7 +175,7 @@ class Dropper:
                 return grouped[spans[A.Drop][0]]
         if A.DrawDiscard in spans and view.top_discard is not None and completes_spread(view):
             return grouped[spans[A.DrawDiscard][0]]
-        return greedy_bot(view, grouped.without(A.Drop), rng)
+        return self.base(view, grouped.without(A.Drop), rng)
 
     def _drop_gains(self, view: View, rng: Rng) -> bool:
         return drop_value(view, rng, self.samples) > self.margin * view.stake
@@ -222,7 +225,7 @@ class StrongBot:
             raise ValueError("the strong bot needs at least one rollout per decision")
         self.rollouts = rollouts
         self.dropper = Dropper()  # the others' model, where they drop early
-        self.own = Dropper(margin=OWN_MARGIN)  # its own seat's model in the rollouts
+        self.own = Dropper(margin=OWN_MARGIN, base=habit_bot)  # its own seat's model in the rollouts
         self.stats = SearchStats()
         self.judged: DropJudgement | None = None  # the last decision's, where a drop was open: measured only
         # What it learnt of each seat from the hands it saw end (hand_over): the drops made there
@@ -263,7 +266,7 @@ class StrongBot:
         legal = list(legal)
         drops = [i for i, a in enumerate(legal) if type(a) is A.Drop]
         plays = [i for i in range(len(legal)) if i not in drops]
-        habit = legal.index(greedy_bot(view, [legal[i] for i in plays] or legal, Rng(rng.next_u64())))
+        habit = legal.index(habit_bot(view, [legal[i] for i in plays] or legal, Rng(rng.next_u64())))
         per_action = max(2, budget // len(legal))
         # A drop ends the hand at once: judging it on more worlds costs no rollout.
         n_worlds = max(per_action, budget // 2) if drops else per_action
