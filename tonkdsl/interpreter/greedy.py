@@ -113,7 +113,7 @@ TAKE_AT: Final = 4
 def habit_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
     """The strong bot's habit, and its own seat's model in its rollouts: the greedy player with
     two changes for hands that end early. Against players who drop as soon as a drop pays (as
-    montecarlo does), each makes a better player in every shipped ruleset measured; against the
+    montecarlo does), the two make a better player in every ruleset measured (six); against the
     greedy player, who waits, they are worth about nothing (docs/play.md, "A better habit").
 
     * Its discard is the card worth the most less ``KEEP_BONUS`` when the card is part of a
