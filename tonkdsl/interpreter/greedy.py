@@ -102,8 +102,6 @@ def _card_ids(view: View, discards: Sequence[A.Action]) -> list[int]:
     return [by_name[d.card] for d in discards]  # type: ignore[attr-defined]  # discards only
 
 
-
-
 # The strong bot's habit (habit_bot): a card in a partial spread counts this much less when it
 # chooses its discard, and it takes a top discard worth this much or less from the pile.
 KEEP_BONUS: Final = 3
