@@ -74,7 +74,7 @@ class Watched(StrongBot):
 def _worth(view: View, outcome: Outcome) -> float:
     """What ``outcome`` is worth to ``view``'s seat, as the bot's search counts it."""
     rs = view.ruleset
-    return hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides)
+    return hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides, pot_shared=True)
 
 
 def _sitting(task: tuple[str, str, int, int, int]) -> list[dict[str, Any]]:

@@ -12,10 +12,11 @@ from tonkdsl.cli import main
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.greedy import KEEP_BONUS, TAKE_AT, habit_bot
+from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.language.rng import Rng
-from tonkdsl.tools.bots import bot_problem, drop_value, greedy_bot, policy
+from tonkdsl.tools.bots import bot_problem, drop_value, greedy_bot, hand_value, policy
 from tonkdsl.tools.simulate import play_hand
 from tonkdsl.tools.strong import StrongBot, default_rollouts
 
@@ -159,6 +160,41 @@ def test_the_model_dropper_drops_a_low_hand_and_keeps_a_high_one() -> None:
         state.set_hand(me, _ids(state, hand))
         chosen = Dropper()(View(state, me), state.legal_actions(), Rng(1))
         assert (type(chosen) is A.Drop) is drops, hand
+
+
+def test_a_pot_counts_as_the_tables_in_the_strong_bots_valuation() -> None:
+    """A caught dropper who matches a pot of two antes pays in 3 and the other 1 (its ante): the
+    pot gains 4, of which each of two players will win back half on average. Counted as the
+    table's, the hand is worth -1 to the dropper; counted as montecarlo counts (money paid this
+    hand), -3. A side's share is its seats' shares; where no pot moved nothing changes."""
+    caught = Outcome("drop_caught", (1,), (-3, -1), (25, 27), pot_change=4)
+    assert hand_value(caught, 0, False, False) == -3.0
+    assert hand_value(caught, 0, False, False, pot_shared=True) == -1.0
+    assert hand_value(caught, 1, False, False, pot_shared=True) == 1.0
+    four = Outcome("drop_caught", (1,), (-3, -1, -1, -1), (0,) * 4, pot_change=6)
+    assert hand_value(four, 0, False, False, (0, 1, 0, 1), pot_shared=True) == -4 + 6 * 2 / 4
+    won = Outcome("drop_won", (0,), (1, -1), (5, 27))
+    assert hand_value(won, 0, False, False, pot_shared=True) == hand_value(won, 0, False, False) == 1.0
+
+
+def test_the_strong_bot_drops_for_a_pot_once_a_drop_wins_more_often_than_not() -> None:
+    """For a pot of two antes a drop won takes it (+1) and a caught one matches it (-3, -1 counted
+    as the table's). With a count of 31 on the first turn a drop wins some 56% of the time
+    against five unseen cards: money alone says keep the hand (4 x 0.56 - 3 < 0, montecarlo
+    keeps it); counted as the table's it gains (2 x 0.56 - 1 > 0), and the strong bot drops."""
+    rs = load_ruleset(Path(__file__).resolve().parent / "variations" / "x16-pot.yaml")
+    state = deal(rs, 2, seed=2)
+    me = state.current_player()
+    state.set_hand(me, _ids(state, "4C 5D 6H 7S 9C"))
+    view = View(state, me)
+    assert drop_value(view, Rng(1), 400) < 0 < drop_value(view, Rng(1), 400, pot_shared=True)
+    assert type(policy("montecarlo")(view, state.legal_actions(), Rng(3))) is not A.Drop
+    bot = StrongBot()
+    assert bot.own.pot_shared and not bot.dropper.pot_shared  # the others' model counts as montecarlo
+    assert type(bot(view, state.legal_actions(), Rng(3))) is A.Drop
+    judged = bot.judged
+    assert judged is not None and 0.5 < judged.wins < 0.75
+    assert judged.drop == pytest.approx(2 * judged.wins - 1)  # every drop is won (+1) or caught (-1)
 
 
 def test_the_bots_own_model_drops_only_for_a_gain_above_its_margin() -> None:

@@ -22,21 +22,32 @@ _DROP: Final = A.Drop()
 
 
 def hand_value(outcome: Outcome, seat: int, points: bool, lowest_wins: bool,
-               sides: Sequence[int] | None = None) -> float:
+               sides: Sequence[int] | None = None, pot_shared: bool = False) -> float:
     """What a finished hand is worth to ``seat``: its money, or on a score sheet its score
     against the others' average (negated where the lowest score wins). With ``sides`` (each
     seat's side, View.sides) a seat plays for its side: the side's money, its score against
-    the other sides' average."""
+    the other sides' average.
+
+    With ``pot_shared`` the money the pot gained or paid this hand counts too, as the table's:
+    each seat's share of it (a side's, its seats' shares). Money left in a pot that carries over
+    is won back in later hands, by each player as often as by another, so a caught dropper who
+    matches a pot of two antes loses one ante's worth (-3 + 4 / 2 between two players), not three:
+    the strong bot's own valuation. Without it (the montecarlo bot's), a seat counts only the
+    money it was paid this hand. Where no pot moved the two are the same."""
     values: Sequence[int] = outcome.scores if points and outcome.scores else outcome.payouts
+    members = 1  # the seats playing for ``seat``'s side (its share of the pot)
     if sides is not None and len(set(sides)) < len(sides):
         by_side: dict[int, int] = {}
         for i, v in enumerate(values):
             by_side[sides[i]] = by_side.get(sides[i], 0) + v
+        members = sum(1 for s in sides if s == sides[seat])
         values, seat = tuple(by_side.values()), list(by_side).index(sides[seat])
     if points and outcome.scores:
         others = [s for i, s in enumerate(values) if i != seat]
         relative = values[seat] - (sum(others) / len(others) if others else 0)
         return -relative if lowest_wins else relative
+    if pot_shared and outcome.pot_change:
+        return values[seat] + outcome.pot_change * members / len(outcome.payouts)
     return float(values[seat])
 
 
@@ -63,15 +74,15 @@ def drop_outcomes(view: View, rng: Rng, samples: int, play_on: bool = False) -> 
     return out
 
 
-def drop_value(view: View, rng: Rng, samples: int, play_on: bool = False) -> float:
+def drop_value(view: View, rng: Rng, samples: int, play_on: bool = False, pot_shared: bool = False) -> float:
     """What a drop now is worth on average over ``samples`` worlds dealt from the view
-    (:func:`hand_value`: money, or points on a score sheet). A drop that does not end the hand
-    at once (a discard or a last round follows it) counts for nothing, unless ``play_on``: then
-    greedy players play each world to its end after the drop."""
+    (:func:`hand_value`: money, or points on a score sheet; ``pot_shared`` as there). A drop that
+    does not end the hand at once (a discard or a last round follows it) counts for nothing,
+    unless ``play_on``: then greedy players play each world to its end after the drop."""
     rs = view.ruleset
     points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
     seat, sides = view.seat, view.sides
     total = 0.0  # summed in the order of the worlds, as sum() did: the same float every time
     for ending in drop_outcomes(view, rng, samples, play_on):
-        total += hand_value(ending, seat, points, lowest_wins, sides)
+        total += hand_value(ending, seat, points, lowest_wins, sides, pot_shared)
     return total / samples

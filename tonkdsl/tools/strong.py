@@ -30,6 +30,13 @@ players, and takes the action whose hands end best for it on average. Three thin
   habit. A drop is taken when dropping (judged on twice as many worlds:
   it needs no rollout) pays more than the best way to play on.
 
+A hand is worth to the bot the money it is paid, and with a pot its share of what the pot gained
+or paid (``hand_value``'s ``pot_shared``): a pot that carries over is won back in later hands, so
+a caught dropper who matches it loses less than what it pays in. Counting only the money paid,
+as montecarlo does, a drop between two players for a pot of two antes pays only when it wins
+three times in four (+1 against -3); counting the pot as the table's, once it wins more often
+than not (+1 against -1).
+
 The same worlds and the same rollout seeds serve every action (common random numbers), so that
 actions are compared on the same deals. This is perfect-information Monte-Carlo (PIMC), the
 determinization behind OpenSpiel's and CardStock's information-set searches, with full-hand
@@ -151,13 +158,16 @@ class Dropper:
     """A model player for the rollouts: drops when a drop gains more than ``margin`` stakes on
     average against hands dealt at random from what it cannot see, takes the top discard when it
     completes a spread, and plays like ``base`` otherwise (the greedy bot for the others, the
-    bot's habit for its own seat). Its judgements of a drop are kept by seat, count and hand
-    sizes during one search (``forget`` starts a new one): rollouts ask the same question often."""
+    bot's habit for its own seat), counting a pot's money as ``pot_shared`` says (hand_value).
+    Its judgements of a drop are kept by seat, count and hand sizes during one search
+    (``forget`` starts a new one): rollouts ask the same question often."""
 
-    def __init__(self, samples: int = DROPPER_SAMPLES, margin: float = 0.0, base: Policy = greedy_bot) -> None:
+    def __init__(self, samples: int = DROPPER_SAMPLES, margin: float = 0.0, base: Policy = greedy_bot,
+                 pot_shared: bool = False) -> None:
         self.samples = samples
         self.margin = margin
         self.base = base
+        self.pot_shared = pot_shared  # how it counts a pot's money (judge.hand_value)
         self._drops: dict[tuple[int, int, tuple[int, ...]], bool] = {}
 
     def forget(self) -> None:
@@ -178,7 +188,7 @@ class Dropper:
         return self.base(view, grouped.without(A.Drop), rng)
 
     def _drop_gains(self, view: View, rng: Rng) -> bool:
-        return drop_value(view, rng, self.samples) > self.margin * view.stake
+        return drop_value(view, rng, self.samples, pot_shared=self.pot_shared) > self.margin * view.stake
 
 
 @dataclass
@@ -225,7 +235,9 @@ class StrongBot:
             raise ValueError("the strong bot needs at least one rollout per decision")
         self.rollouts = rollouts
         self.dropper = Dropper()  # the others' model, where they drop early
-        self.own = Dropper(margin=OWN_MARGIN, base=habit_bot)  # its own seat's model in the rollouts
+        # Its own seat's model in the rollouts counts a pot as the bot does (below); the others'
+        # model counts only the money paid them this hand, as the montecarlo bot does.
+        self.own = Dropper(margin=OWN_MARGIN, base=habit_bot, pot_shared=True)
         self.stats = SearchStats()
         self.judged: DropJudgement | None = None  # the last decision's, where a drop was open: measured only
         # What it learnt of each seat from the hands it saw end (hand_over): the drops made there
@@ -310,7 +322,7 @@ class StrongBot:
                 rollouts += 1
                 outcome = sim.outcome()
                 assert outcome is not None  # play_out returns at the end of the hand
-                values[i][w] = hand_value(outcome, view.seat, points, lowest_wins, view.sides)
+                values[i][w] = hand_value(outcome, view.seat, points, lowest_wins, view.sides, pot_shared=True)
             if work_limit is not None and w + 1 < per_action and w >= 1 and played >= work_limit:
                 # The work is spent: every action has been played in the worlds so far; the drops
                 # are judged on as many more as the budget's rule gives them (a rollout each).
