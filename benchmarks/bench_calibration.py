@@ -27,9 +27,9 @@ import argparse
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any, Sequence
 
+from duplicate import ruleset_ref, sitting_arguments, sittings
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
@@ -37,9 +37,7 @@ from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import hand_value, new_policy
 from tonkdsl.tools.simulate import ruleset_of
 from tonkdsl.tools.strong import StrongBot
-from tonkdsl.tools.tournament import MAX_CHUNK_DEALS, play_deals
-
-ROOT = Path(__file__).resolve().parent.parent
+from tonkdsl.tools.tournament import play_deals
 
 
 class Watched(StrongBot):
@@ -120,17 +118,12 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("ruleset", nargs="?", default="standard", help="a shipped name or a path (from the repository's root)")
-    ap.add_argument("--opponent", default="greedy", help="the bot it plays against")
-    ap.add_argument("--deals", type=int, default=300, help="deals, each played twice")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--workers", type=int, default=2)
+    sitting_arguments(ap, "greedy", "the bot it plays against")
     ap.add_argument("--json", action="store_true", help="the tables as one JSON object")
     a = ap.parse_args()
-    ref = str(ROOT / a.ruleset) if a.ruleset.endswith((".yaml", ".yml")) else a.ruleset
+    ref = ruleset_ref(a.ruleset)
     started = time.perf_counter()
-    tasks = [(ref, a.opponent, a.seed, start, min(MAX_CHUNK_DEALS, a.deals - start))
-             for start in range(0, a.deals, MAX_CHUNK_DEALS)]
+    tasks = [(ref, a.opponent, a.seed, start, count) for start, count in sittings(a.deals)]
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
         rows = [r for part in pool.map(_sitting, tasks) for r in part]
     out = report(rows)

@@ -1,6 +1,7 @@
 """How well readings of the public record foretell whether a drop wins (Brier scores).
 
-    python benchmarks/bench_reading.py [RULESET] [--opponent greedy] [--hands 300] [--guesses 256] [--workers 2]
+    python benchmarks/bench_reading.py [RULESET] [--opponent greedy] [--hands 300] [--guesses 256] [--eps 0.2]
+        [--per-card 6] [--band 3] [--workers 2]
 
 Plays hands of montecarlo (seat 0) against the opponent and, at each of seat 0's decisions where
 a drop is open and would end the hand at once, guesses the other hand ``--guesses`` times from
@@ -12,7 +13,11 @@ seat 0's view and weighs the guesses three ways:
 * ``whole record``: the chance that a greedy player (who discards its highest card in no pair or
   near-run, and drops with a count of 10 or less) would have played the other's turns seen so
   far and ended with the guessed hand (``reading.record_weight`` of the hand's public record,
-  State.record: what the strong bot weighs its worlds by where a drop is open).
+  State.record: what the strong bot weighs its worlds by where a drop is open);
+* ``record, drops by card``: the same, but a drop not taken read as montecarlo's are: it drops
+  with a count under about ``--per-card`` points for each card the other holds (measured in
+  docs/play.md), now and then not within ``--band`` of that line: a drop is declined ``eps`` of
+  the time below the band, half the time within it, always above.
 
 Each reading's chance that the drop wins is the weighted share of the guesses in which it wins;
 printed: each reading's Brier score (the mean squared error against what the drop would really
@@ -55,12 +60,12 @@ def play_hand_judged(ruleset: str, opponent: str, seed: int, on_drop: Callable[[
         state.apply(bots[seat](views[seat], legal, rng))
 
 
-READINGS = ("uniform", "last discard", "whole record")
+READINGS = ("uniform", "last discard", "whole record", "record, drops by card")
 
 
-def _part(task: tuple[str, str, int, int, int, float]) -> list[tuple[float, ...]]:
+def _part(task: tuple[str, str, int, int, int, float, float, int]) -> list[tuple[float, ...]]:
     """(truth, one chance per reading) at each drop decision of hands ``start`` .. ``start + count``."""
-    ruleset, opponent, start, count, guesses, eps = task
+    ruleset, opponent, start, count, guesses, eps, per_card, band = task
     rows: list[tuple[float, ...]] = []
 
     def on_drop(state: State, drop: A.Action) -> None:
@@ -73,6 +78,10 @@ def _part(task: tuple[str, str, int, int, int, float]) -> list[tuple[float, ...]
         near, values = view.meld_rules.near(2), view.pack.values
         turns, taken, last = turns_of(view.record, other), state.public_cards[other], view.last_discards[other]
         declines = declines_above(DROP_AT, eps)
+        # The other's threshold is read off the cards this seat holds now (it held as many or one
+        # more at the other's turns: a drop decision comes before the draw).
+        line = int(per_card * len(state.hands[0]))
+        by_card = [eps if c < line - band else 0.5 if c <= line + band else 1.0 for c in range(line + band + 1)]
         rng = Rng(state.seed * 7919 + sum(kind == DISCARDED for _, kind, _ in state.record))  # turns finished
         wins, weights = [0.0] * len(READINGS), [0.0] * len(READINGS)
         for _ in range(guesses):
@@ -84,7 +93,8 @@ def _part(task: tuple[str, str, int, int, int, float]) -> list[tuple[float, ...]
             won = float(end.payouts[0] > 0)
             mask = sum(1 << c for c in hands[other])
             by_last = KEPT_ODDS ** kept_above_discard(hands[other], last, near, values) if last is not None else 1.0
-            for i, w in enumerate((1.0, by_last, record_weight(mask, turns, taken, near, values, declines, eps))):
+            for i, w in enumerate((1.0, by_last, record_weight(mask, turns, taken, near, values, declines, eps),
+                                   record_weight(mask, turns, taken, near, values, by_card, eps))):
                 wins[i] += w * won
                 weights[i] += w
         rows.append((float(outcome.payouts[0] > 0), *(wn / wt if wt else 0.5 for wn, wt in zip(wins, weights))))
@@ -107,11 +117,15 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=300)
     ap.add_argument("--guesses", type=int, default=256, help="guesses at each drop decision")
     ap.add_argument("--eps", type=float, default=0.2, help="how often the greedy model plays any card")
+    ap.add_argument("--per-card", type=float, default=6.0,
+                    help="the last reading's drops: under this many points a card the other holds")
+    ap.add_argument("--band", type=int, default=3, help="the last reading's drops: points either side of that line")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     started = time.perf_counter()
     step = max(1, a.hands // (4 * a.workers))
-    tasks = [(a.ruleset, a.opponent, s, min(step, a.hands - s), a.guesses, a.eps) for s in range(0, a.hands, step)]
+    tasks = [(a.ruleset, a.opponent, s, min(step, a.hands - s), a.guesses, a.eps, a.per_card, a.band)
+             for s in range(0, a.hands, step)]
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
         rows = [r for part in pool.map(_part, tasks) for r in part]
     if not rows:
@@ -123,7 +137,7 @@ def main() -> None:
     for i, name in enumerate(READINGS):
         paired = [s - u for s, u in zip(squared[i], squared[0])]
         against = "" if i == 0 else f"   against uniform {_interval(paired)}"
-        print(f"  {name:13s} Brier {sum(squared[i]) / len(rows):.4f}{against}")
+        print(f"  {name:21s} Brier {sum(squared[i]) / len(rows):.4f}{against}")
     print(f"  {time.perf_counter() - started:.0f} s with {a.workers} workers")
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Iterator, Sequence
 
+from duplicate import ruleset_ref, sitting_arguments, sittings
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.shuffle import shuffle
@@ -29,9 +29,7 @@ from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import new_policy
 from tonkdsl.tools.simulate import ruleset_of
 from tonkdsl.tools.strong import StrongBot
-from tonkdsl.tools.tournament import MAX_CHUNK_DEALS, _match, play_deals
-
-ROOT = Path(__file__).resolve().parent.parent
+from tonkdsl.tools.tournament import _match, play_deals
 
 
 class ToldBot(StrongBot):
@@ -71,18 +69,13 @@ def _interval(values: list[float]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("ruleset", nargs="?", default="standard", help="a shipped name or a path (from the repository's root)")
-    ap.add_argument("--opponent", default="greedy", help="the bot both play against")
-    ap.add_argument("--deals", type=int, default=300, help="deals, each played twice")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--workers", type=int, default=2)
+    sitting_arguments(ap, "greedy", "the bot both play against")
     a = ap.parse_args()
-    ref = str(ROOT / a.ruleset) if a.ruleset.endswith((".yaml", ".yml")) else a.ruleset
+    ref = ruleset_ref(a.ruleset)
     started = time.perf_counter()
     margins: dict[bool, list[float]] = {}
     for told in (False, True):
-        tasks = [(ref, told, a.opponent, a.seed, start, min(MAX_CHUNK_DEALS, a.deals - start))
-                 for start in range(0, a.deals, MAX_CHUNK_DEALS)]
+        tasks = [(ref, told, a.opponent, a.seed, start, count) for start, count in sittings(a.deals)]
         with ProcessPoolExecutor(max_workers=a.workers) as pool:
             margins[told] = [m for part in pool.map(_sitting, tasks) for m in part]
     gain = [t - s for t, s in zip(margins[True], margins[False])]

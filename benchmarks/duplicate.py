@@ -1,13 +1,44 @@
 """What the bot benchmarks share: deals played in chunks by worker processes, and the margin's
 95% interval (mean +- 1.96 standard errors), for bench_openspiel.py (bench_bots.py runs `tonk
-tournament`, which computes the same over deals)."""
+tournament`, which computes the same over deals); the arguments and sittings of the benchmarks
+that play the tournament's deals with bots of their own (bench_room.py, bench_calibration.py,
+bench_endings.py)."""
 from __future__ import annotations
 
+import argparse
 import math
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, Callable
+
+from tonkdsl.tools.tournament import MAX_CHUNK_DEALS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sitting_arguments(ap: argparse.ArgumentParser, opponent: str, opponent_help: str) -> None:
+    """The ruleset, ``--opponent`` (default ``opponent``), ``--deals``, ``--seed`` and
+    ``--workers`` of a benchmark that plays the tournament's deals."""
+    ap.add_argument("ruleset", nargs="?", default="standard", help="a shipped name or a path (from the repository's root)")
+    ap.add_argument("--opponent", default=opponent, help=opponent_help)
+    ap.add_argument("--deals", type=int, default=300, help="deals, each played twice")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=2)
+
+
+def ruleset_ref(name: str) -> str:
+    """A ruleset argument as the workers load it: a path from the repository's root, else a
+    shipped name."""
+    return str(ROOT / name) if name.endswith((".yaml", ".yml")) else name
+
+
+def sittings(deals: int) -> list[tuple[int, int]]:
+    """(first deal, deals) of each of `tonk tournament`'s sittings over deals 0 .. ``deals``: a
+    sitting's bots are its own, so a bot that learns from the hands it sees end learns the same
+    whatever the workers."""
+    return [(start, min(MAX_CHUNK_DEALS, deals - start)) for start in range(0, deals, MAX_CHUNK_DEALS)]
 
 
 def in_chunks(work: Callable[[tuple[str, str, str, int, int, int]], dict[str, Any]], ruleset: str, bot: str,

@@ -389,19 +389,31 @@ def test_a_games_bots_learn_from_its_hands_and_again_when_it_is_loaded(tmp_path:
     assert isinstance(loaded, StrongBot) and loaded is not bot and loaded.drops_seen == bot.drops_seen
 
 
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _benchmark(name: str) -> Any:
+    """The benchmark script ``benchmarks/NAME.py`` as a module, with what it imports from its
+    folder (duplicate.py, as when it is run), under its own name: its worker processes unpickle
+    its functions by module name."""
+    import importlib.util
+    import sys
+
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.append(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -> None:
     """benchmarks/bench_room.py measures what knowing the others' hands at drop decisions is worth
     (docs/play.md, "Where the room is"): its bot's worlds there hold the real hands and the real
     stock's cards in another order; elsewhere they are the strong bot's own guesses."""
-    import importlib.util
-    import sys
-
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_room.py"
-    spec = importlib.util.spec_from_file_location("bench_room", path)
-    assert spec is not None and spec.loader is not None
-    room = importlib.util.module_from_spec(spec)
-    sys.modules["bench_room"] = room  # pickling (its worker processes) looks modules up by name
-    spec.loader.exec_module(room)
+    room = _benchmark("bench_room")
     state = deal(load_ruleset("standard"), 2, seed=2)
     me = state.current_player()
     view, other = View(state, me), 1 - me
@@ -421,14 +433,8 @@ def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -
 def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> None:
     """benchmarks/bench_reading.py (docs/play.md, "Where the room is") judges the readings of the
     record at montecarlo's drop decisions (the weights themselves: tests/test_reading.py)."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_reading.py"
-    spec = importlib.util.spec_from_file_location("bench_reading", path)
-    assert spec is not None and spec.loader is not None
-    reading = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(reading)
-    rows = reading._part(("standard", "greedy", 0, 3, 16, 0.2))
+    reading = _benchmark("bench_reading")
+    rows = reading._part(("standard", "greedy", 0, 3, 16, 0.2, 6.0, 3))
     assert rows and all(len(r) == 1 + len(reading.READINGS) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
     assert {r[0] for r in rows} <= {0.0, 1.0}  # the truth: the drop won or it did not
 
@@ -436,13 +442,7 @@ def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> No
 def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it() -> None:
     """benchmarks/bench_calibration.py (docs/play.md, "Reading the whole record, and the bot's own
     model") sets the search's judgement of a drop beside what a drop would really have done."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_calibration.py"
-    spec = importlib.util.spec_from_file_location("bench_calibration", path)
-    assert spec is not None and spec.loader is not None
-    calibration = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(calibration)
+    calibration = _benchmark("bench_calibration")
     state = deal(load_ruleset("standard"), 2, seed=2)
     me = state.current_player()
     bot = calibration.Watched()
@@ -468,6 +468,30 @@ def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it
     assert out["play_on"] == [{"about": 0.0, "n": 1, "expected": 0.1, "realized": -2.0}]
     # Where it played on, the drop would have paid 1 and the hand ended at -2: a bolder bot wins.
     assert out["played_on_by_chance"] == [{"from": 0.8, "to": 0.9, "n": 1, "realized": -2.0, "drop_would_pay": 1.0}]
+
+
+def test_the_endings_benchmark_splits_the_tournaments_margin_by_ending_and_winner() -> None:
+    """benchmarks/bench_endings.py (docs/play.md, "Where the margin comes from") sorts a match's
+    hands by ending and winner; its rows add up to the margin `tonk tournament` counts."""
+    from tonkdsl.tools.bots import new_policy
+    from tonkdsl.tools.tournament import play_deals
+
+    endings = _benchmark("bench_endings")
+    part = endings._sitting(("standard", "greedy", "montecarlo", 7, 0, 6))
+    out = endings.report([part], 6)
+    margins = play_deals(load_ruleset("standard"), new_policy("greedy"), new_policy("montecarlo"), 7, 0, 6)
+    assert out["margin_per_deal"] == pytest.approx(sum(a + b for a, b in margins) / 2 / 6)
+    assert sum(e["hands"] for e in out["endings"]) == 12
+    assert sum(e["margin_per_deal"] for e in out["endings"]) == pytest.approx(out["margin_per_deal"])
+    # Each drop either won or was caught, and a caught drop is won by the other side.
+    caught = {e["won_by"]: e["hands"] for e in out["endings"] if e["end"] == "drop_caught"}
+    won = {e["won_by"]: e["hands"] for e in out["endings"] if e["end"] == "drop_won"}
+    assert out["drops"]["bot"] == {"drops": won.get("bot", 0) + caught.get("opponent", 0), "won": won.get("bot", 0)}
+    assert out["drops"]["opponent"] == {"drops": won.get("opponent", 0) + caught.get("bot", 0),
+                                        "won": won.get("opponent", 0)}
+    assert out["drops"]["opponent"]["drops"] > 0  # montecarlo drops in six deals of standard
+    # Two parts' hands add up.
+    assert endings.report([part, part], 12)["margin_per_deal"] == pytest.approx(out["margin_per_deal"])
 
 
 def test_the_bot_keeps_its_judgement_of_a_drop_only_where_one_was_open() -> None:
