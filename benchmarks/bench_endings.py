@@ -61,13 +61,13 @@ def report(parts: list[dict[tuple[str, str], list[float]]], deals: int) -> dict[
     endings = [{"end": end, "won_by": whose, "hands": int(hands), "margin_per_deal": margin / deals}
                for (end, whose), (hands, margin) in sorted(total.items(), key=lambda kv: (kv[0][0], SIDES.index(kv[0][1])))]
 
-    def drops(dropper: str, caught_by: str) -> dict[str, int]:
+    def drops(dropper: str) -> dict[str, int]:  # a drop is won by the dropper, or caught by another
         won = int(total.get(("drop_won", dropper), [0])[0])
         caught = int(sum(hands for (end, whose), (hands, _) in total.items() if end == "drop_caught" and whose != dropper))
         return {"drops": won + caught, "won": won}
 
     return {"deals": deals, "hands": 2 * deals, "margin_per_deal": sum(m for _, m in total.values()) / deals,
-            "endings": endings, "drops": {"bot": drops("bot", "opponent"), "opponent": drops("opponent", "bot")}}
+            "endings": endings, "drops": {"bot": drops("bot"), "opponent": drops("opponent")}}
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 
 Plays hands of montecarlo (seat 0) against the opponent and, at each of seat 0's decisions where
 a drop is open and would end the hand at once, guesses the other hand ``--guesses`` times from
-seat 0's view and weighs the guesses three ways:
+seat 0's view and weighs the guesses four ways:
 
 * ``uniform``: every guess alike;
 * ``last discard``: as the strong bot weighs its worlds (tonkdsl/tools/strong.py: the loose
