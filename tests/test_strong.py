@@ -79,8 +79,9 @@ def test_bot_names_and_budgets() -> None:
     assert "only the strong bot takes a budget" in (bot_problem("greedy:3") or "")
     assert "from 1 to 100,000" in (bot_problem("strong:0") or "")
     assert "unknown bot 'clever'" in (bot_problem("clever") or "")
-    assert isinstance(policy("strong:12"), StrongBot) and policy("strong:12").rollouts == 12
-    assert policy("strong").rollouts is None  # the default budget, by hand size:
+    budgeted, default = policy("strong:12"), policy("strong")
+    assert isinstance(budgeted, StrongBot) and budgeted.rollouts == 12
+    assert isinstance(default, StrongBot) and default.rollouts is None  # the default budget, by hand size:
     assert [default_rollouts(n) for n in (3, 5, 6, 7, 10, 11)] == [2048, 2048, 4096, 4096, 4096, 6144]
     res = CliRunner().invoke(main, ["simulate", "standard", "-n", "2", "--players", "2", "--bots", "strong:8,greedy"])
     assert res.exit_code == 0, res.output
