@@ -18,7 +18,7 @@ the view: a benchmark only), and what the hand was worth to the bot in the end. 
   the drop would have paid (where playing on came out ahead in every row, a bolder bot would
   have lost: its drops were right, however its chances were off).
 
-The figures are in docs/play.md ("Reading the whole record, and the bot's own model"; the last table
+The figures are in docs/strong-bot.md ("Reading the whole record, and the bot's own model"; the last table
 in "Seattle and the pot: the drops are right; the rest is in the play before them").
 """
 from __future__ import annotations

@@ -10,7 +10,7 @@ opponent is, nobody's otherwise. Per row: the hands, and their share of the marg
 bot's payout minus the opponent's, as the tournament counts it: the rows add up to the margin).
 Then each side's drops: how many, and how many of them won.
 
-A match between two bots who drop is a race to a drop (docs/play.md, "Where the margin comes
+A match between two bots who drop is a race to a drop (docs/strong-bot.md, "Where the margin comes
 from"): the rows say whether a margin comes from drops won, from the other's drops caught, or
 from the deal.
 """

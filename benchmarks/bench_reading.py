@@ -16,13 +16,13 @@ seat 0's view and weighs the guesses four ways:
   State.record: what the strong bot weighs its worlds by where a drop is open);
 * ``record, drops by card``: the same, but a drop not taken read as montecarlo's are: it drops
   with a count under about ``--per-card`` points for each card the other holds (measured in
-  docs/play.md), now and then not within ``--band`` of that line: a drop is declined ``eps`` of
+  docs/strong-bot.md), now and then not within ``--band`` of that line: a drop is declined ``eps`` of
   the time below the band, half the time within it, always above.
 
 Each reading's chance that the drop wins is the weighted share of the guesses in which it wins;
 printed: each reading's Brier score (the mean squared error against what the drop would really
 have done; lower is better) and its difference from ``uniform``, paired by decision, with a 95%
-interval. The figures are in docs/play.md ("Where the room is").
+interval. The figures are in docs/strong-bot.md ("Where the room is").
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ is open: there every world it searches holds the others' real hands (the stock i
 anew, so it still does not know what it will draw). Printed: both margins over the opponent with
 their 95% intervals over deals, and the copy's gain over the bot, paired deal by deal: how much a
 perfect reading of the others' hands at drop decisions would be worth. The figures are in
-docs/play.md ("Where the room is").
+docs/strong-bot.md ("Where the room is").
 
 A benchmark only: the cheating copy reads the state behind its view, which no bot may do.
 """

@@ -412,7 +412,7 @@ def _benchmark(name: str) -> Any:
 
 def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -> None:
     """benchmarks/bench_room.py measures what knowing the others' hands at drop decisions is worth
-    (docs/play.md, "Where the room is"): its bot's worlds there hold the real hands and the real
+    (docs/strong-bot.md, "Where the room is"): its bot's worlds there hold the real hands and the real
     stock's cards in another order; elsewhere they are the strong bot's own guesses."""
     room = _benchmark("bench_room")
     state = deal(load_ruleset("standard"), 2, seed=2)
@@ -432,7 +432,7 @@ def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -
 
 
 def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> None:
-    """benchmarks/bench_reading.py (docs/play.md, "Where the room is") judges the readings of the
+    """benchmarks/bench_reading.py (docs/strong-bot.md, "Where the room is") judges the readings of the
     record at montecarlo's drop decisions (the weights themselves: tests/test_reading.py)."""
     reading = _benchmark("bench_reading")
     rows = reading._part(("standard", "greedy", 0, 3, 16, 0.2, 6.0, 3))
@@ -441,7 +441,7 @@ def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> No
 
 
 def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it() -> None:
-    """benchmarks/bench_calibration.py (docs/play.md, "Reading the whole record, and the bot's own
+    """benchmarks/bench_calibration.py (docs/strong-bot.md, "Reading the whole record, and the bot's own
     model") sets the search's judgement of a drop beside what a drop would really have done."""
     calibration = _benchmark("bench_calibration")
     state = deal(load_ruleset("standard"), 2, seed=2)
@@ -472,7 +472,7 @@ def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it
 
 
 def test_the_endings_benchmark_splits_the_tournaments_margin_by_ending_and_winner() -> None:
-    """benchmarks/bench_endings.py (docs/play.md, "Where the margin comes from") sorts a match's
+    """benchmarks/bench_endings.py (docs/strong-bot.md, "Where the margin comes from") sorts a match's
     hands by ending and winner; its rows add up to the margin `tonk tournament` counts."""
     from tonkdsl.tools.bots import new_policy
     from tonkdsl.tools.tournament import play_deals

@@ -112,7 +112,7 @@ def habit_bot(view: View, legal: Sequence[A.Action], rng: Rng) -> A.Action:
     """The strong bot's habit, and its own seat's model in its rollouts: the greedy player with
     two changes for hands that end early. Against players who drop as soon as a drop pays (as
     montecarlo does), the two make a better player in every ruleset measured (six); against the
-    greedy player, who waits, they are worth about nothing (docs/play.md, "A better habit").
+    greedy player, who waits, they are worth about nothing (docs/strong-bot.md, "A better habit").
 
     * Its discard is the card worth the most less ``KEEP_BONUS`` when the card is part of a
       partial spread (the first of equals), where the greedy player never breaks a partial spread

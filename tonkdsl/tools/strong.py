@@ -67,7 +67,7 @@ GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
 Z = 2.0  # standard errors by which an action must beat the habit
 DROPPER_SAMPLES = 16  # guesses a model player makes to judge a drop
 # Stakes a drop must gain for the bot's own seat in its rollouts to take it: where the bot played
-# on with a value near 0 by its rollouts, its hands ended at +0.43 on average (docs/play.md).
+# on with a value near 0 by its rollouts, its hands ended at +0.43 on average (docs/strong-bot.md).
 OWN_MARGIN = 0.5
 
 
