@@ -258,7 +258,7 @@ class StrongBot:
         not drop with, counting one of each before any is seen (Laplace's rule), and at least a
         half: against players who wait, a search whose model of them waits in half its worlds
         and drops early in the other half plays better than one that models them as waiting in
-        every world (docs/play.md)."""
+        every world (docs/strong-bot.md, "Learning who drops early")."""
         low, high = self.drops_seen.get(seat, (0, 0))
         return max(0.5, (high + 1) / (low + high + 2))
 
