@@ -79,6 +79,9 @@ def test_bot_names_and_budgets() -> None:
     assert "only the strong bot takes a budget" in (bot_problem("greedy:3") or "")
     assert "from 1 to 100,000" in (bot_problem("strong:0") or "")
     assert "unknown bot 'clever'" in (bot_problem("clever") or "")
+    assert bot_problem("grediy") == ("unknown bot 'grediy' (did you mean 'greedy'?) (bots: random, greedy, montecarlo, "
+                                     "strong; strong:N gives the strong bot N rollouts)")
+    assert "(did you mean 'strong'?)" in (bot_problem("strnog:200") or "")
     budgeted, default = policy("strong:12"), policy("strong")
     assert isinstance(budgeted, StrongBot) and budgeted.rollouts == 12
     assert isinstance(default, StrongBot) and default.rollouts is None  # the default budget, by hand size:

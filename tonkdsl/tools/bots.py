@@ -13,6 +13,7 @@ from tonkdsl.interpreter.greedy import completes_spread, greedy_bot
 from tonkdsl.interpreter.judge import drop_outcomes, drop_value, hand_value
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.view import View
+from tonkdsl.language.diagnostics import did_you_mean
 from tonkdsl.language.rng import Rng
 
 Policy = Callable[[View, Sequence[A.Action], Rng], A.Action]
@@ -79,7 +80,8 @@ def bot_problem(name: str) -> str | None:
     """Why ``name`` names no bot (None when it names one)."""
     base, colon, arg = name.partition(":")
     if base not in BOT_NAMES:
-        return f"unknown bot '{name}' (bots: {', '.join(BOT_NAMES)}; strong:N gives the strong bot N rollouts)"
+        return (f"unknown bot '{name}'{did_you_mean(base, BOT_NAMES)} (bots: {', '.join(BOT_NAMES)}; "
+                "strong:N gives the strong bot N rollouts)")
     if colon and (base != "strong" or not arg.isdigit() or not 1 <= int(arg) <= 100_000):
         return f"'{name}': only the strong bot takes a budget, a number of rollouts from 1 to 100,000 (strong:200)"
     return None
