@@ -434,6 +434,46 @@ def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -
     assert type(told(view, state.legal_actions(), Rng(3))) in {type(a) for a in state.legal_actions()}
 
 
+def test_the_room_benchmarks_signal_weighs_the_worlds_by_a_noisy_count() -> None:
+    """bench_room.py --signal SIGMA (docs/strong-bot.md, "How sharp a reading the goal needs"): the
+    copy weighs its worlds by the other's count told with a normal error of SIGMA points, on top of
+    the bot's own reading; the same error for the same hands at the same turn."""
+    room = _benchmark("bench_room")
+    state = deal(load_ruleset("standard"), 2, seed=2)
+    me = state.current_player()
+    view, other = View(state, me), 1 - me
+    values = view.pack.values
+    real = sum(values[c] for c in state.hands[other])
+    worlds = list(StrongBot().worlds(view, Rng(1), 64, 64))
+    counts = [sum(values[c] for c in w.hands[other]) for w in worlds]
+    exact = room.SignalBot(0.0).world_odds(view)
+    assert exact is not None
+    weights = [exact(w) for w in worlds]
+    nearest = min(abs(c - real) for c in counts)
+    best = max(range(len(worlds)), key=weights.__getitem__)
+    assert abs(counts[best] - real) == nearest  # told exactly: the world nearest the real count weighs most
+    assert all(weights[i] <= weights[best] for i in range(len(worlds)))
+    far = [weights[i] for i in range(len(worlds)) if abs(counts[i] - real) > nearest + 5]
+    assert far and max(far) < 1e-6 * weights[best]
+    loose = room.SignalBot(1e9).world_odds(view)  # an error of a billion points: the bot's reading,
+    reading = StrongBot().world_odds(view)        # times the same factor in every world
+    assert loose is not None
+    ratios = [loose(w) / (reading(w) if reading is not None else 1.0) for w in worlds]
+    assert all(r == pytest.approx(ratios[0], rel=1e-6) for r in ratios)
+    again = room.SignalBot(8.0).world_odds(view)
+    eight = room.SignalBot(8.0).world_odds(view)
+    assert again is not None and eight is not None and [again(w) for w in worlds] == [eight(w) for w in worlds]
+
+
+def test_the_room_benchmark_scores_chances_by_brier_and_auc() -> None:
+    room = _benchmark("bench_room")
+    noted = [(0.9, True), (0.8, True), (0.8, False), (0.3, False), (0.1, True)]
+    assert room.brier(noted) == pytest.approx((0.01 + 0.04 + 0.64 + 0.09 + 0.81) / 5)
+    # wins 0.9, 0.8, 0.1 against losses 0.8, 0.3: (1 + 1) + (0.5 + 1) + (0 + 0) of 6 pairs
+    assert room.auc(noted) == pytest.approx(3.5 / 6)
+    assert room.auc([(0.5, True), (0.4, True)]) != room.auc([(0.5, True), (0.4, True)])  # nan: no loss to rank
+
+
 def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> None:
     """benchmarks/bench_reading.py (docs/strong-bot.md, "Where the room is") judges the readings of the
     record at montecarlo's drop decisions (the weights themselves: tests/test_reading.py)."""

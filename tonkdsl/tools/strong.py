@@ -301,7 +301,7 @@ class StrongBot:
 
         # Where a drop is open, what it wins hangs on the others' counts: each world's values
         # are weighed by how likely the whole record makes it (record_odds).
-        odds = record_odds(view, [self.declines(seat) for seat in range(view.num_players)]) if drops else None
+        odds = self.world_odds(view) if drops else None
         worlds = self.worlds(view, rng, n_worlds, WORLDS_AT_ONCE if work_limit is not None else n_worlds)
         values = [[0.0] * n_worlds for _ in legal]
         weights = [1.0] * n_worlds
@@ -344,6 +344,12 @@ class StrongBot:
         st.actions += played
         st.seconds += time.perf_counter() - started  # measured only: never read by the search
         return legal[choice]
+
+    def world_odds(self, view: View) -> Callable[[State], float] | None:
+        """How much each world's values count at a decision where a drop is open: the whole
+        record's reading (:func:`record_odds`). (benchmarks/bench_room.py overrides it to measure
+        what a sharper reading would be worth.)"""
+        return record_odds(view, [self.declines(seat) for seat in range(view.num_players)])
 
     def worlds(self, view: View, rng: Rng, n: int, at_once: int) -> Iterator[State]:
         """The worlds a decision searches: ``n`` from :func:`likely_worlds`, drawn ``at_once`` at
