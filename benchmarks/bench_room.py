@@ -11,14 +11,15 @@ their 95% intervals over deals, and the copy's gain over the bot, paired deal by
 perfect reading of the others' hands at drop decisions would be worth. The figures are in
 docs/strong-bot.md ("Where the room is").
 
-With ``--signal SIGMA`` the copy is told less (several, a copy for each): at its decisions where a drop is open, each other
-player's count with an error drawn from a normal law of SIGMA points (the same error for the
-same hands at the same turn), and it weighs its own worlds by it as a Bayesian would (each
+With ``--signal SIGMA`` the copy is told less (several SIGMAs: a copy for each): at its
+decisions where a drop is open, each other player's count with an error drawn from a normal law
+of SIGMA points (drawn from the deal's seed and how far the hand has gone: the same from run
+to run, and anew at each decision), and it weighs its own worlds by it as a Bayesian would (each
 world's reading times the error's density at that world's count). Between the bot (SIGMA
 infinite) and a copy told the counts (SIGMA 0), it measures what a sharper reading of the public
-record would be worth. Printed too for both, over their decisions where a drop is open and ends
-the hand at once: the Brier score of the chance their worlds gave the drop of winning, and its
-AUC (how well that chance tells the drops that win from those that lose, however it is scaled).
+record would be worth. Printed too, for the bot and every copy, over their decisions where a
+drop is open and ends the hand at once: the Brier score of the chance their worlds gave the drop
+of winning, and its AUC (how well that chance tells the drops that win from those that lose, however it is scaled).
 The figures are in docs/strong-bot.md ("How sharp a reading the goal needs").
 
 A benchmark only: the cheating copy reads the state behind its view, which no bot may do.

@@ -437,7 +437,7 @@ def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -
 def test_the_room_benchmarks_signal_weighs_the_worlds_by_a_noisy_count() -> None:
     """bench_room.py --signal SIGMA (docs/strong-bot.md, "How sharp a reading the goal needs"): the
     copy weighs its worlds by the other's count told with a normal error of SIGMA points, on top of
-    the bot's own reading; the same error for the same hands at the same turn."""
+    the bot's own reading; the same error at the same point of the same deal."""
     room = _benchmark("bench_room")
     state = deal(load_ruleset("standard"), 2, seed=2)
     me = state.current_player()
