@@ -19,8 +19,9 @@ world's reading times the error's density at that world's count). Between the bo
 infinite) and a copy told the counts (SIGMA 0), it measures what a sharper reading of the public
 record would be worth. Printed too, for the bot and every copy, over their decisions where a
 drop is open and ends the hand at once: the Brier score of the chance their worlds gave the drop
-of winning, and its AUC (how well that chance tells the drops that win from those that lose, however it is scaled).
-The figures are in docs/strong-bot.md ("How sharp a reading the goal needs").
+of winning, and its AUC (how well that chance tells the drops that win from those that lose,
+however it is scaled). The figures are in docs/strong-bot.md ("How sharp a reading the goal
+needs").
 
 A benchmark only: the cheating copy reads the state behind its view, which no bot may do.
 """
