@@ -29,12 +29,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
-from duplicate import ruleset_ref, sitting_arguments, sittings
+from duplicate import real_drop, ruleset_ref, sitting_arguments, sittings, worth
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.rng import Rng
-from tonkdsl.tools.bots import hand_value, new_policy
+from tonkdsl.tools.bots import new_policy
 from tonkdsl.tools.simulate import ruleset_of
 from tonkdsl.tools.strong import StrongBot
 from tonkdsl.tools.tournament import play_deals
@@ -53,26 +53,18 @@ class Watched(StrongBot):
         judged = self.judged
         drop = next((a for a in legal if type(a) is A.Drop), None)
         if judged is not None and drop is not None:
-            ended = view._state.clone()  # the real hands: what a drop now would have done
-            ended.apply(drop)
-            outcome = ended.outcome()
+            outcome = real_drop(view, drop)  # the real hands: what a drop now would have done
             if outcome is not None:  # a discard or a last round follows: not judged here
                 self._hand.append({"drop": judged.drop, "play": judged.play, "wins": judged.wins,
-                                   "won": outcome.payouts[view.seat] > 0, "paid": _worth(view, outcome),
+                                   "won": outcome.payouts[view.seat] > 0, "paid": worth(view, outcome),
                                    "dropped": type(action) is A.Drop})
         return action
 
     def hand_over(self, view: View, outcome: Outcome) -> None:
         super().hand_over(view, outcome)
-        worth = _worth(view, outcome)
-        self.rows += [{**row, "worth": worth} for row in self._hand]
+        hand_worth = worth(view, outcome)
+        self.rows += [{**row, "worth": hand_worth} for row in self._hand]
         self._hand = []
-
-
-def _worth(view: View, outcome: Outcome) -> float:
-    """What ``outcome`` is worth to ``view``'s seat, as the bot's search counts it."""
-    rs = view.ruleset
-    return hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides, pot_shared=True)
 
 
 def _sitting(task: tuple[str, str, int, int, int]) -> list[dict[str, Any]]:

@@ -33,13 +33,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator, Sequence
 
-from duplicate import ruleset_ref, sitting_arguments, sittings
+from duplicate import real_drop, ruleset_ref, sitting_arguments, sittings, worth
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.interpreter.view import View
 from tonkdsl.language.rng import Rng, derive_seed
-from tonkdsl.tools.bots import hand_value, new_policy
+from tonkdsl.tools.bots import new_policy
 from tonkdsl.tools.simulate import ruleset_of
 from tonkdsl.tools.strong import StrongBot
 from tonkdsl.tools.tournament import _match, play_deals
@@ -60,14 +60,9 @@ class Noted(StrongBot):
         self.drop_open = drop is not None
         action = super().__call__(view, legal, rng)
         if drop is not None and self.judged is not None:
-            ended = view._state.clone()
-            ended.apply(drop)
-            outcome = ended.outcome()
+            outcome = real_drop(view, drop)
             if outcome is not None:
-                rs = view.ruleset
-                won = hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides,
-                                 pot_shared=True) > 0
-                self.noted.append((self.judged.wins, won))
+                self.noted.append((self.judged.wins, worth(view, outcome) > 0))
         return action
 
 

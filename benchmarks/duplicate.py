@@ -13,6 +13,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
+from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.interpreter.view import View
+from tonkdsl.tools.bots import hand_value
 from tonkdsl.tools.tournament import MAX_CHUNK_DEALS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,3 +62,17 @@ def interval(margins: list[float]) -> tuple[float, float]:
     """The mean margin and the half-width of its 95% interval."""
     mean = statistics.fmean(margins)
     return mean, (1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 else float("nan"))
+
+
+def real_drop(view: View, drop: A.Action) -> Outcome | None:
+    """What ``drop`` now would do with the real hands (read behind the view: benchmarks only);
+    None where the hand goes on after it (a discard or a last round follows)."""
+    ended = view._state.clone()
+    ended.apply(drop)
+    return ended.outcome()
+
+
+def worth(view: View, outcome: Outcome) -> float:
+    """What ``outcome`` is worth to ``view``'s seat, as the strong bot's search counts it."""
+    rs = view.ruleset
+    return hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides, pot_shared=True)
