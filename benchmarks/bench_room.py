@@ -33,7 +33,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator, Sequence
 
-from duplicate import real_drop, ruleset_ref, sitting_arguments, sittings, worth
+from duplicate import auc, brier, real_drop, ruleset_ref, sitting_arguments, sittings, worth
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.shuffle import shuffle
@@ -120,34 +120,6 @@ def _sitting(task: tuple[str, str, str, int, int, int]) -> tuple[list[float], li
     bot = Noted() if copy == "bot" else ToldBot() if copy == "told" else SignalBot(float(copy))
     pairs = play_deals(ruleset_of(ref), bot, new_policy(opponent), seed, start, count)
     return [(a + b) / 2 for a, b in pairs], bot.noted
-
-
-def brier(noted: list[tuple[float, bool]]) -> float:
-    """The mean squared error of the chances noted against what came of them."""
-    return sum((chance - won) ** 2 for chance, won in noted) / len(noted)
-
-
-def auc(noted: list[tuple[float, bool]]) -> float:
-    """The chance that a drop that won was given a higher chance than one that lost (ties count
-    a half): how well the chances tell them apart, however they are scaled."""
-    ranked = sorted(noted)
-    wins = sum(won for _, won in noted)
-    losses = len(noted) - wins
-    if not wins or not losses:
-        return float("nan")
-    below = 0.0  # the losses given less than the chance at hand, ties counting a half
-    total = 0.0
-    i = 0
-    while i < len(ranked):
-        j = i
-        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
-            j += 1
-        tie_wins = sum(won for _, won in ranked[i:j])
-        tie_losses = (j - i) - tie_wins
-        total += tie_wins * (below + tie_losses / 2)
-        below += tie_losses
-        i = j
-    return total / (wins * losses)
 
 
 def _interval(values: list[float]) -> str:

@@ -2,7 +2,8 @@
 95% interval (mean +- 1.96 standard errors), for bench_openspiel.py (bench_bots.py runs `tonk
 tournament`, which computes the same over deals); the arguments and sittings of the benchmarks
 that play the tournament's deals with bots of their own (bench_room.py, bench_calibration.py,
-bench_endings.py)."""
+bench_endings.py); what a drop really did against the bot's view of it, and the Brier score and AUC
+of chances against what came of them (bench_room.py, bench_reading.py)."""
 from __future__ import annotations
 
 import argparse
@@ -76,3 +77,31 @@ def worth(view: View, outcome: Outcome) -> float:
     """What ``outcome`` is worth to ``view``'s seat, as the strong bot's search counts it."""
     rs = view.ruleset
     return hand_value(outcome, view.seat, rs.score_sheet == "points", rs.lowest_score_wins, view.sides, pot_shared=True)
+
+
+def brier(noted: list[tuple[float, bool]]) -> float:
+    """The mean squared error of the chances noted against what came of them."""
+    return sum((chance - won) ** 2 for chance, won in noted) / len(noted)
+
+
+def auc(noted: list[tuple[float, bool]]) -> float:
+    """The chance that a drop that won was given a higher chance than one that lost (ties count
+    a half): how well the chances tell them apart, however they are scaled."""
+    ranked = sorted(noted)
+    wins = sum(won for _, won in noted)
+    losses = len(noted) - wins
+    if not wins or not losses:
+        return float("nan")
+    below = 0.0  # the losses given less than the chance at hand, ties counting a half
+    total = 0.0
+    i = 0
+    while i < len(ranked):
+        j = i
+        while j < len(ranked) and ranked[j][0] == ranked[i][0]:
+            j += 1
+        tie_wins = sum(won for _, won in ranked[i:j])
+        tie_losses = (j - i) - tie_wins
+        total += tie_wins * (below + tie_losses / 2)
+        below += tie_losses
+        i = j
+    return total / (wins * losses)

@@ -479,9 +479,38 @@ def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> No
     """benchmarks/bench_reading.py (docs/strong-bot.md, "Where the room is") judges the readings of the
     record at montecarlo's drop decisions (the weights themselves: tests/test_reading.py)."""
     reading = _benchmark("bench_reading")
-    rows = reading._part(("standard", "greedy", 0, 3, 16, 0.2, 6.0, 3))
+    rows, figures = reading._part(("standard", "greedy", 0, 3, 16, 0.2, 6.0, 3))
     assert rows and all(len(r) == 1 + len(reading.READINGS) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
     assert {r[0] for r in rows} <= {0.0, 1.0}  # the truth: the drop won or it did not
+    assert len(figures) == len(rows) and all(len(f) == len(reading.FIGURES) for f in figures)
+    held, mine = figures[0][:2]
+    assert held == mine == 5  # the first drop decision comes before anyone draws a card
+
+
+def test_the_reading_benchmarks_fit_finds_what_a_known_model_put_in() -> None:
+    """bench_reading.py --fit (docs/strong-bot.md, "How sharp a reading the goal needs"): the
+    logistic fit recovers the coefficients of data drawn from a known logistic model, and its
+    cross-validated chances tell the outcomes apart as the model's own would."""
+    import numpy as np
+
+    reading = _benchmark("bench_reading")
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(4000, 2))
+    truth = 1 / (1 + np.exp(-(0.5 + 2.0 * x[:, 0] - 1.0 * x[:, 1])))
+    y = (rng.random(4000) < truth).astype(float)
+    w = reading.logistic_fit(x, y)
+    assert w == pytest.approx([0.5, 2.0, -1.0], abs=0.15)
+    chances = reading.cross_validated(x, y)
+    won = [bool(t) for t in y]
+    assert len(chances) == 4000 and all(0 < c < 1 for c in chances)
+    assert reading.auc(list(zip(chances, won))) == pytest.approx(reading.auc(list(zip(truth, won))), abs=0.005)
+    rows = [(t, *(c, c, 0.5, 1 - c)) for t, c in zip(y, truth)]  # readings: the truth twice, none, its opposite
+    report = reading.fit_report(rows, [tuple(r) for r in x])
+    assert report["uniform"]["auc"] == report["last discard"]["auc"] == pytest.approx(1 - report["record, drops by card"]["auc"])
+    assert report["whole record"]["auc"] == 0.5 and report["whole record"]["brier"] == pytest.approx(0.25)
+    # Recalibrated, the opposite reading is as good as the truth; the fit on all of it as well.
+    assert report["record, drops by card"]["recalibrated"] == pytest.approx(report["uniform"]["recalibrated"], abs=0.002)
+    assert report["fit"]["auc"] == pytest.approx(report["uniform"]["auc"], abs=0.005)
 
 
 def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it() -> None:
