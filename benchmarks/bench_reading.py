@@ -1,7 +1,7 @@
 """How well readings of the public record foretell whether a drop wins (Brier scores).
 
     python benchmarks/bench_reading.py [RULESET] [--opponent greedy] [--hands 300] [--guesses 256] [--eps 0.2]
-        [--per-card 6] [--band 3] [--workers 2]
+        [--per-card 6] [--band 3] [--workers 2] [--fit] [--json]
 
 Plays hands of montecarlo (seat 0) against the opponent and, at each of seat 0's decisions where
 a drop is open and would end the hand at once, guesses the other hand ``--guesses`` times from
@@ -37,6 +37,7 @@ reading the goal needs").
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable
@@ -200,10 +201,16 @@ def fit_report(rows: list[tuple[float, ...]], figures: list[tuple[float, ...]]) 
     return report
 
 
-def _interval(diffs: list[float]) -> str:
-    """The mean difference and its 95% interval, as `tonk tournament` computes a margin's."""
-    m = _match("", "", diffs)
-    return f"{m.margin:+.4f} [{m.low:+.4f}, {m.high:+.4f}]"
+def scores(rows: list[tuple[float, ...]]) -> dict[str, dict[str, Any]]:
+    """Each reading's Brier score and its difference from ``uniform``'s, paired by decision, with
+    its 95% interval: {name: {"brier", "against_uniform": {"mean", "low", "high"}}}."""
+    squared = [[(r[i + 1] - r[0]) ** 2 for r in rows] for i in range(len(READINGS))]
+    out: dict[str, dict[str, Any]] = {}
+    for i, name in enumerate(READINGS):
+        m = _match("", "", [s - u for s, u in zip(squared[i], squared[0])])
+        out[name] = {"brier": sum(squared[i]) / len(rows),
+                     "against_uniform": {"mean": m.margin, "low": m.low, "high": m.high}}
+    return out
 
 
 def main() -> None:
@@ -219,6 +226,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--fit", action="store_true",
                     help="also fit the readings and the public figures to the truth (cross-validated; needs numpy)")
+    ap.add_argument("--json", action="store_true", help="the scores as one JSON object")
     a = ap.parse_args()
     if a.fit:
         try:
@@ -233,24 +241,31 @@ def main() -> None:
         parts = list(pool.map(_part, tasks))
     rows = [r for part, _ in parts for r in part]
     figures = [f for _, part in parts for f in part]
+    out: dict[str, Any] = {"ruleset": a.ruleset, "opponent": a.opponent, "hands": a.hands, "guesses": a.guesses,
+                           "decisions": len(rows), "readings": scores(rows) if rows else {}}
+    if a.fit and rows:
+        out["fit"] = fit_report(rows, figures)
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    if a.json:
+        print(json.dumps(out))
+        return
     if not rows:
         print("no drop decision to judge")
         return
     print(f"{a.ruleset}: montecarlo's drop decisions against {a.opponent}, {a.hands} hands, {len(rows)} decisions, "
           f"{a.guesses} guesses each")
-    squared = [[(r[i + 1] - r[0]) ** 2 for r in rows] for i in range(len(READINGS))]
-    for i, name in enumerate(READINGS):
-        paired = [s - u for s, u in zip(squared[i], squared[0])]
-        against = "" if i == 0 else f"   against uniform {_interval(paired)}"
-        print(f"  {name:21s} Brier {sum(squared[i]) / len(rows):.4f}{against}")
-    if a.fit:
-        report = fit_report(rows, figures)
+    for name, score in out["readings"].items():
+        d = score["against_uniform"]
+        against = "" if name == READINGS[0] else f"   against uniform {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}]"
+        print(f"  {name:21s} Brier {score['brier']:.4f}{against}")
+    if "fit" in out:
+        report = out["fit"]
         print(f"  fitted ({FOLDS}-fold cross-validated logistic models): Brier recalibrated, AUC")
         for name in READINGS:
             print(f"    {name:21s} {report[name]['recalibrated']:.4f}, {report[name]['auc']:.3f}")
         print(f"    {'readings and figures':21s} {report['fit']['brier']:.4f}, {report['fit']['auc']:.3f}")
         print(f"    (the {len(FIGURES)} public figures: {', '.join(FIGURES)})")
-    print(f"  {time.perf_counter() - started:.0f} s with {a.workers} workers")
+    print(f"  {out['seconds']:.0f} s with {a.workers} workers")
 
 
 if __name__ == "__main__":

@@ -485,6 +485,10 @@ def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> No
     assert len(figures) == len(rows) and all(len(f) == len(reading.FIGURES) for f in figures)
     held, mine = figures[0][:2]
     assert held == mine == 5  # the first drop decision comes before anyone draws a card
+    scores = reading.scores(rows)  # what --json prints of them
+    assert list(scores) == list(reading.READINGS)
+    assert scores["whole record"]["brier"] == pytest.approx(sum((r[3] - r[0]) ** 2 for r in rows) / len(rows))
+    assert scores["uniform"]["against_uniform"] == {"mean": 0.0, "low": 0.0, "high": 0.0}
 
 
 def test_the_reading_benchmarks_fit_finds_what_a_known_model_put_in() -> None:
