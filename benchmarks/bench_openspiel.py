@@ -9,7 +9,9 @@ outcomes, drawn once from a seeded generator) is played twice, the tonkdsl bot i
 then in the other, as benchmarks/bench_bots.py does. The margin of a hand is the tonkdsl bot's
 return minus the opponent's (stakes). Opponents: `random` (OpenSpiel's Python uniform random bot),
 `ismcts:N` (OpenSpiel's information-set MCTS, N simulations a decision, random rollouts, UCT
-c = 2, worlds from the adapter's resample_from_infostate), or any tonkdsl bot name (as a
+c = 2, worlds from the adapter's resample_from_infostate), `ismcts:N:BOT` (the same, its rollouts
+played by the tonkdsl bot BOT in every seat: the adapter's BotRolloutEvaluator, `ismcts:400:greedy`),
+or any tonkdsl bot name (as a
 reference, through the same adapter). Printed per opponent: the mean margin with its 95%
 interval, and each side's seconds per decision. The figures are in docs/openspiel.md.
 """
@@ -38,10 +40,17 @@ def _opponent(name: str, game: Any, seat: int, seed: int) -> Any:
     if name == "random":
         return uniform_random.UniformRandomBot(seat, np.random.RandomState(seed))
     if name.startswith("ismcts"):
-        sims = int(name.partition(":")[2] or 100)
+        _, _, rest = name.partition(":")
+        sims_text, _, rollout_bot = rest.partition(":")
+        sims = int(sims_text or 100)
         rng = np.random.RandomState(seed)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-        return ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=sims, random_state=rng)
+        evaluator = (T.BotRolloutEvaluator(rollout_bot, seed=seed) if rollout_bot
+                     else mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng))
+        search = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=sims, random_state=rng)
+        # OpenSpiel's own resampling draws from an unseeded sampler: seeded here, the search plays
+        # the same for the same seed.
+        search.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random_sample))
+        return search
     return T.TonkdslBot(name, seed=seed)
 
 

@@ -1,10 +1,11 @@
 """Rulesets as OpenSpiel games (tonkdsl/tools/openspiel.py): OpenSpiel's own random simulation
 test on shipped rulesets and one with eating and a pot; no hidden card in any observation or
 information state; action strings are scenario strings; states pickle and resample; OpenSpiel's
-information-set MCTS plays a hand."""
+information-set MCTS plays a hand, with random rollouts or with the adapter's BotRolloutEvaluator."""
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import numpy as np
 import pytest
@@ -88,6 +89,22 @@ def test_a_player_who_is_not_in_the_rulesets_range_is_refused() -> None:
         pyspiel.load_game(T.SHORT_NAME, {"ruleset": "big-table", "players": 4})
 
 
+def _play_hand(state: Any, bots: list[Any], rng: np.random.RandomState) -> list[int]:
+    """Plays ``state`` to its end (the deal drawn from ``rng``, each player's bot otherwise);
+    returns the players' actions, each checked legal."""
+    played = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            played.append(action)
+            state.apply_action(action)
+    return played
+
+
 def test_information_set_mcts_and_a_tonkdsl_bot_play_hands() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -98,16 +115,57 @@ def test_information_set_mcts_and_a_tonkdsl_bot_play_hands() -> None:
     bots = [search, T.TonkdslBot("greedy", seed=1)]
     for _ in range(3):
         state = game.new_initial_state()
+        _play_hand(state, bots, rng)
+        returns = state.returns()
+        assert len(returns) == 2 and returns[0] == -returns[1]  # standard money: zero-sum
+
+
+def test_the_bot_rollout_evaluator_plays_the_hand_out_as_the_bot_would_through_the_adapter() -> None:
+    # The greedy bot ignores its random generator, so a rollout must end exactly as the hand
+    # played on through the adapter's action ids by greedy bots in every seat.
+    game = pyspiel.load_game(T.SHORT_NAME, {"ruleset": "standard", "players": 2})
+    rng = np.random.RandomState(3)
+    evaluator = T.BotRolloutEvaluator("greedy", seed=5)
+    bots = [T.TonkdslBot("greedy", seed=1), T.TonkdslBot("montecarlo", seed=2)]
+    checked, nonzero = 0, 0
+    for _ in range(4):
+        state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes, probs = zip(*state.chance_outcomes())
                 state.apply_action(int(rng.choice(outcomes, p=probs)))
-            else:
-                action = bots[state.current_player()].step(state)
-                assert action in state.legal_actions()
-                state.apply_action(action)
-        returns = state.returns()
-        assert len(returns) == 2 and returns[0] == -returns[1]  # standard money: zero-sum
+                continue
+            value = evaluator.evaluate(state)
+            twin, greedy = state.clone(), T.TonkdslBot("greedy")
+            while not twin.is_terminal():
+                twin.apply_action(greedy.step(twin))
+            assert list(value) == pytest.approx(twin.returns())
+            assert value[0] == -value[1]  # standard money: zero-sum
+            prior = evaluator.prior(state)
+            assert sorted(a for a, _ in prior) == state.legal_actions()
+            assert sum(p for _, p in prior) == pytest.approx(1.0)
+            checked += 1
+            nonzero += value[0] != 0
+            state.apply_action(bots[state.current_player()].step(state))
+        assert list(evaluator.evaluate(state)) == state.returns()  # a finished hand: its returns
+    assert checked > 20 and nonzero > 10
+
+
+def test_information_set_mcts_with_greedy_rollouts_plays_the_same_for_the_same_seed() -> None:
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game(T.SHORT_NAME, {"ruleset": "chicago", "players": 2})
+
+    def one_hand(seed: int) -> list[int]:
+        rng = np.random.RandomState(seed)
+        search = ismcts.ISMCTSBot(game, T.BotRolloutEvaluator("greedy", seed=seed), uct_c=2.0,
+                                  max_simulations=40, random_state=np.random.RandomState(seed))
+        # OpenSpiel resamples with an unseeded sampler unless given a resampler.
+        sampler = np.random.RandomState(seed + 1).random_sample
+        search.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+        return _play_hand(game.new_initial_state(), [search, T.TonkdslBot("montecarlo", seed=seed)], rng)
+
+    assert one_hand(11) == one_hand(11)
 
 
 def test_no_other_tonkdsl_module_imports_openspiel() -> None:
@@ -119,7 +177,13 @@ def test_no_other_tonkdsl_module_imports_openspiel() -> None:
 
 def test_the_example_in_the_docs_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (TESTS.parent / "docs" / "openspiel.md").read_text()
-    example = text.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(example, "docs/openspiel.md", "exec"), {})
+    example, search_with_greedy_rollouts = [block.split("```", 1)[0] for block in text.split("```python\n")[1:3]]
+    names: dict[str, Any] = {}
+    exec(compile(example, "docs/openspiel.md", "exec"), names)
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) >= 2 and lines[-1].startswith("[") and lines[0].split()[0] in ("0", "1")
+    exec(compile(search_with_greedy_rollouts, "docs/openspiel.md", "exec"), names)  # the second snippet
+    state = names["game"].new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert names["search"].step(state) in state.legal_actions()

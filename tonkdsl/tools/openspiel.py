@@ -46,7 +46,7 @@ import pyspiel
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.table import Layout
-from tonkdsl.interpreter.view import MAX_ACTIONS_PER_HAND, View, observation
+from tonkdsl.interpreter.view import MAX_ACTIONS_PER_HAND, View, observation, play_out
 from tonkdsl.language.loader import load_ruleset
 from tonkdsl.language.resources import base_ruleset_name
 from tonkdsl.language.rng import Rng, derive_seed
@@ -227,6 +227,18 @@ def _replayed(setup: _Setup, dealt: list[int], log: list[tuple[int, str, int | N
     return _Hand(setup, state, dealt, log)
 
 
+def _returns(setup: _Setup, st: State | None) -> list[float]:
+    """Each player's return for a hand (0 for every player until it is over)."""
+    out = st.outcome() if st is not None else None
+    if out is None:
+        return [0.0] * setup.players
+    rs = setup.ruleset
+    points = rs.score_sheet != "money"
+    sides = rs.sides_for(setup.players) if rs.side_size else None
+    unit = setup.stake if not points else 1
+    return [hand_value(out, p, points, rs.lowest_score_wins, sides) / unit for p in range(setup.players)]
+
+
 class TonkState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TonkGame) -> None:
         super().__init__(game)
@@ -292,15 +304,7 @@ class TonkState(pyspiel.State):  # type: ignore[misc]
         return self.hand.state is not None and self.hand.state.is_terminal()
 
     def returns(self) -> list[float]:
-        st = self.hand.state
-        out = st.outcome() if st is not None else None
-        if out is None:
-            return [0.0] * self.setup.players
-        rs = self.setup.ruleset
-        points = rs.score_sheet != "money"
-        sides = rs.sides_for(self.setup.players) if rs.side_size else None
-        unit = self.setup.stake if not points else 1
-        return [hand_value(out, p, points, rs.lowest_score_wins, sides) / unit for p in range(self.setup.players)]
+        return _returns(self.setup, self.hand.state)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> "TonkState":
         """A state the player cannot tell from this one: the hidden cards dealt again at random
@@ -434,6 +438,42 @@ class TonkdslBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
 
+class BotRolloutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and information-set MCTS whose rollouts are played by a
+    tonkdsl bot in every seat (``greedy`` by default) rather than at random, with uniform priors.
+
+    A random player drops or discards its best cards early, so random rollouts judge Tonk badly
+    (docs/openspiel.md). The rollout plays the engine's copy of the state to its end with
+    ``play_out``, as the strong bot's rollouts do, without going through the adapter's action ids
+    at every step. It has OpenSpiel's ``Evaluator`` methods (``evaluate``, ``prior``); seeded, so
+    a search with it plays the same for the same seed."""
+
+    def __init__(self, bot: str = "greedy", n_rollouts: int = 1, seed: int = 0) -> None:
+        self.bot = bot
+        self.policy = policy(bot)
+        self.n_rollouts = n_rollouts
+        self.seed = seed
+        self.rollouts = 0
+
+    def evaluate(self, state: TonkState) -> np.ndarray:
+        st = state.hand.state
+        if st is None or st.is_terminal():
+            return np.array(state.returns())
+        total = np.zeros(state.setup.players)
+        for _ in range(self.n_rollouts):
+            self.rollouts += 1
+            world = st.clone()
+            play_out(world, [self.policy] * world.num_players, Rng(derive_seed(self.seed, self.rollouts)))
+            total += _returns(state.setup, world)
+        return total / self.n_rollouts
+
+    def prior(self, state: TonkState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
 pyspiel.register_game(_GAME_TYPE, TonkGame)
 
-__all__ = ["SHORT_NAME", "TonkGame", "TonkState", "TonkObserver", "ActionTable", "TonkdslBot"]
+__all__ = ["SHORT_NAME", "TonkGame", "TonkState", "TonkObserver", "ActionTable", "TonkdslBot", "BotRolloutEvaluator"]
