@@ -34,6 +34,7 @@ except ImportError:
 
 from duplicate import in_chunks, interval
 from tonkdsl.tools import openspiel as T
+from tonkdsl.tools.bots import bot_problem
 
 
 def _opponent(name: str, game: Any, seat: int, seed: int) -> Any:
@@ -52,6 +53,14 @@ def _opponent(name: str, game: Any, seat: int, seed: int) -> Any:
         search.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random_sample))
         return search
     return T.TonkdslBot(name, seed=seed)
+
+
+def _tonkdsl_bot_in(name: str) -> str:
+    """The tonkdsl bot that plays as ``name`` or plays its rollouts ('' for none)."""
+    base, _, rest = name.partition(":")
+    if base == "random":
+        return ""
+    return rest.partition(":")[2] if base == "ismcts" else name
 
 
 def _play(game: Any, chance: list[int], bots: list[Any], clocks: list[list[float]]) -> list[float]:
@@ -116,8 +125,14 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    for name in [args.bot] + opponents:  # a misspelt bot stops the run before any hand is played
+        bot = _tonkdsl_bot_in(name)
+        problem = bot_problem(bot) if bot else None
+        if problem is not None:
+            ap.error(f"{name}: {problem}")
     rows = []
-    for opponent in [o.strip() for o in args.opponents.split(",") if o.strip()]:
+    for opponent in opponents:
         row = bench(args.ruleset, args.bot, opponent, args.hands, args.seed, args.workers)
         rows.append(row)
         if not args.json:

@@ -26,6 +26,25 @@ SHARED = ROOT.parent / "shared"  # the project's shared folder, when beside the 
 EXAMPLES = ROOT / "examples"  # the public scenario examples, kept in the repo
 
 
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def benchmark_module(name: str) -> Any:
+    """The benchmark script ``benchmarks/NAME.py`` as a module, with what it imports from its
+    folder (duplicate.py, as when it is run), under its own name: its worker processes unpickle
+    its functions by module name."""
+    import importlib.util
+
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.append(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
 def write(tmp_path: Path):
     """Write a file under tmp_path and return its path."""

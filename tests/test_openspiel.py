@@ -12,7 +12,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel adapter needs the 'openspiel' extra")
 from tonkdsl.tools import openspiel as T  # noqa: E402
-from conftest import TESTS  # noqa: E402
+from conftest import TESTS, benchmark_module  # noqa: E402
 
 EATING_POT = str(TESTS / "rulesets" / "eating-and-pot.yaml")
 GAMES = [{"ruleset": "standard", "players": 2}, {"ruleset": "hoyle-tunk", "players": 3},
@@ -166,6 +166,20 @@ def test_information_set_mcts_with_greedy_rollouts_plays_the_same_for_the_same_s
         return _play_hand(game.new_initial_state(), [search, T.TonkdslBot("montecarlo", seed=seed)], rng)
 
     assert one_hand(11) == one_hand(11)
+
+
+def test_the_openspiel_benchmark_seeds_information_set_mcts_and_stops_at_a_misspelt_bot(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = benchmark_module("bench_openspiel")
+    first, again = (bench._deals(("chicago", "greedy", "ismcts:8:greedy", 3, 0, 6))["margins"] for _ in range(2))
+    assert len(first) == 12 and first == again  # the same seed, the same play
+    run = bench.bench("chicago", "greedy", "ismcts:6", 4, 3, 1)  # random rollouts, through the pool
+    assert run["opponent"] == "ismcts:6" and run["hands"] == 4
+    monkeypatch.setattr("sys.argv", ["bench_openspiel.py", "--opponents", "random,ismcts:10:greedyy"])
+    with pytest.raises(SystemExit) as stopped:
+        bench.main()
+    assert stopped.value.code == 2
+    assert ("ismcts:10:greedyy: unknown bot 'greedyy' (did you mean 'greedy'?)" in capsys.readouterr().err)
 
 
 def test_no_other_tonkdsl_module_imports_openspiel() -> None:

@@ -20,6 +20,7 @@ from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import bot_problem, drop_value, greedy_bot, hand_value, policy
 from tonkdsl.tools.simulate import play_hand
 from tonkdsl.tools.strong import StrongBot, default_rollouts
+from conftest import benchmark_module
 
 
 def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None:
@@ -394,31 +395,13 @@ def test_a_games_bots_learn_from_its_hands_and_again_when_it_is_loaded(tmp_path:
     assert isinstance(loaded, StrongBot) and loaded is not bot and loaded.drops_seen == bot.drops_seen
 
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
-
-def _benchmark(name: str) -> Any:
-    """The benchmark script ``benchmarks/NAME.py`` as a module, with what it imports from its
-    folder (duplicate.py, as when it is run), under its own name: its worker processes unpickle
-    its functions by module name."""
-    import importlib.util
-    import sys
-
-    if str(BENCHMARKS) not in sys.path:
-        sys.path.append(str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_room_benchmarks_bot_is_told_the_hands_only_where_a_drop_is_open() -> None:
     """benchmarks/bench_room.py measures what knowing the others' hands at drop decisions is worth
     (docs/strong-bot.md, "Where the room is"): its bot's worlds there hold the real hands and the real
     stock's cards in another order; elsewhere they are the strong bot's own guesses."""
-    room = _benchmark("bench_room")
+    room = benchmark_module("bench_room")
     state = deal(load_ruleset("standard"), 2, seed=2)
     me = state.current_player()
     view, other = View(state, me), 1 - me
@@ -439,7 +422,7 @@ def test_the_room_benchmarks_signal_weighs_the_worlds_by_a_noisy_count() -> None
     """bench_room.py --signal SIGMA (docs/strong-bot.md, "How sharp a reading the goal needs"): the
     copy weighs its worlds by the other's count told with a normal error of SIGMA points, on top of
     the bot's own reading; the same error at the same point of the same deal."""
-    room = _benchmark("bench_room")
+    room = benchmark_module("bench_room")
     state = deal(load_ruleset("standard"), 2, seed=2)
     me = state.current_player()
     view, other = View(state, me), 1 - me
@@ -467,7 +450,7 @@ def test_the_room_benchmarks_signal_weighs_the_worlds_by_a_noisy_count() -> None
 
 
 def test_the_room_benchmark_scores_chances_by_brier_and_auc() -> None:
-    room = _benchmark("bench_room")
+    room = benchmark_module("bench_room")
     noted = [(0.9, True), (0.8, True), (0.8, False), (0.3, False), (0.1, True)]
     assert room.brier(noted) == pytest.approx((0.01 + 0.04 + 0.64 + 0.09 + 0.81) / 5)
     # wins 0.9, 0.8, 0.1 against losses 0.8, 0.3: (1 + 1) + (0.5 + 1) + (0 + 0) of 6 pairs
@@ -478,7 +461,7 @@ def test_the_room_benchmark_scores_chances_by_brier_and_auc() -> None:
 def test_the_reading_benchmark_scores_each_reading_at_each_drop_decision() -> None:
     """benchmarks/bench_reading.py (docs/strong-bot.md, "Where the room is") judges the readings of the
     record at montecarlo's drop decisions (the weights themselves: tests/test_reading.py)."""
-    reading = _benchmark("bench_reading")
+    reading = benchmark_module("bench_reading")
     rows, figures = reading._part(("standard", "greedy", 0, 3, 16, 0.2, 6.0, 3))
     assert rows and all(len(r) == 1 + len(reading.READINGS) and all(0.0 <= x <= 1.0 for x in r) for r in rows)
     assert {r[0] for r in rows} <= {0.0, 1.0}  # the truth: the drop won or it did not
@@ -497,7 +480,7 @@ def test_the_reading_benchmarks_fit_finds_what_a_known_model_put_in() -> None:
     cross-validated chances tell the outcomes apart as the model's own would."""
     import numpy as np
 
-    reading = _benchmark("bench_reading")
+    reading = benchmark_module("bench_reading")
     rng = np.random.default_rng(5)
     x = rng.normal(size=(4000, 2))
     truth = 1 / (1 + np.exp(-(0.5 + 2.0 * x[:, 0] - 1.0 * x[:, 1])))
@@ -520,7 +503,7 @@ def test_the_reading_benchmarks_fit_finds_what_a_known_model_put_in() -> None:
 def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it() -> None:
     """benchmarks/bench_calibration.py (docs/strong-bot.md, "Reading the whole record, and the bot's own
     model") sets the search's judgement of a drop beside what a drop would really have done."""
-    calibration = _benchmark("bench_calibration")
+    calibration = benchmark_module("bench_calibration")
     state = deal(load_ruleset("standard"), 2, seed=2)
     me = state.current_player()
     bot = calibration.Watched()
@@ -554,7 +537,7 @@ def test_the_endings_benchmark_splits_the_tournaments_margin_by_ending_and_winne
     from tonkdsl.tools.bots import new_policy
     from tonkdsl.tools.tournament import play_deals
 
-    endings = _benchmark("bench_endings")
+    endings = benchmark_module("bench_endings")
     part = endings._sitting(("standard", "greedy", "montecarlo", 7, 0, 6))
     out = endings.report([part], 6)
     margins = play_deals(load_ruleset("standard"), new_policy("greedy"), new_policy("montecarlo"), 7, 0, 6)
