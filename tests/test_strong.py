@@ -19,7 +19,7 @@ from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import bot_problem, drop_value, greedy_bot, hand_value, policy
 from tonkdsl.tools.simulate import play_hand
-from tonkdsl.tools.strong import StrongBot, default_rollouts
+from tonkdsl.tools.strong import StrongBot, default_rollouts, default_work
 from conftest import benchmark_module
 
 
@@ -306,6 +306,23 @@ def test_the_default_budget_stops_when_its_rollouts_have_played_the_work(monkeyp
     given = StrongBot(rollouts=64)
     given(View(state, me), legal, Rng(7))
     assert given.stats.rollouts >= 64 - len(legal)  # every rollout of the budget, whatever they play
+
+
+def test_the_default_work_falls_with_every_player_at_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rollout action costs about twice as much at four players as at two (benchmarks/bench_cost.py):
+    the default search plays half as many actions there, and as many as ever between two."""
+    import tonkdsl.tools.strong as S
+
+    assert [default_work(n) for n in (2, 3, 4, 6)] == [12_000, 8_000, 6_000, 4_000]
+    monkeypatch.setattr(S, "DEFAULT_WORK", 400)
+    state = deal(load_ruleset("washington-state"), 4, seed=5)
+    me = state.current_player()
+    legal = state.legal_actions()
+    bot = StrongBot()
+    bot(View(state, me), legal, Rng(7))
+    # It stops at the end of the first world past 200 actions (every legal action played in it),
+    # where the two-player work would have taken it past 400.
+    assert 200 <= bot.stats.actions < 400, bot.stats.actions
 
 
 def test_an_action_replaces_the_habit_only_for_a_clear_gain() -> None:
@@ -605,3 +622,24 @@ def test_the_habit_takes_a_low_top_discard(hand: str, top: str, takes: bool) -> 
 def test_the_bots_habit_and_its_own_seats_model_are_the_habit_the_others_greedy() -> None:
     bot = StrongBot()
     assert bot.own.base is habit_bot and bot.dropper.base is greedy_bot
+
+
+def test_bench_cost_measures_the_default_budget_at_each_table_size(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/bench_cost.py: a row for each table size the ruleset seats (a size it does not
+    seat is left out), the work of docs/play.md in its figures, and a plain error for a misspelt
+    ruleset."""
+    import json
+
+    cost = benchmark_module("bench_cost")
+    assert cost.main(["standard", "--players", "4,13", "--hands", "1", "--opponent", "greedy", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    (row,) = report["rows"]  # standard seats at most 12
+    assert row["players"] == 4 and row["hands"] == 1 and row["decisions"] >= 1
+    assert 0 < row["ms_per_decision"] <= row["slowest_ms"] + 1e-9
+    # Each decision stops at the end of the first world past its work (or at its most rollouts):
+    # at four players past 6,000 actions, not 12,000.
+    assert 0 < row["actions_per_decision"] <= default_work(4) + 1_000
+    with pytest.raises(SystemExit) as stop:
+        cost.main(["stnadard", "--hands", "1"])
+    assert stop.value.code == 2
+    assert "no shipped ruleset is called 'stnadard' (did you mean 'standard'?)" in capsys.readouterr().err

@@ -60,7 +60,7 @@ from tonkdsl.language.rng import Rng
 from tonkdsl.tools.bots import Policy, completes_spread, drop_value, greedy_bot, hand_value
 
 DEFAULT_ROLLOUTS = 2048  # the default's most rollouts per decision and per five cards dealt
-DEFAULT_WORK = 12_000  # the default's most actions played in its rollouts per decision
+DEFAULT_WORK = 12_000  # the default's most actions played in its rollouts per decision, two players (default_work)
 WORLDS_AT_ONCE = 64  # worlds the default's search draws at a time (it may stop well short of its most)
 KEPT_ODDS = 0.25  # how much less likely a guess is for each loose card kept above a discard
 GUESSES_PER_WORLD = 4  # guesses weighed for each world searched
@@ -218,17 +218,29 @@ def default_rollouts(hand_size: int) -> int:
     return DEFAULT_ROLLOUTS * max(1, -(-hand_size // 5))
 
 
+def default_work(num_players: int) -> int:
+    """The most actions the default budget's rollouts play per decision at a table of
+    ``num_players``: ``DEFAULT_WORK`` at two, in inverse proportion beyond. A rollout action
+    costs more with every player at the table (each world deals every other hand, each model
+    player judges its drops on worlds of all the others': compiled, at four players 1.2 to 2.5
+    times the cost at two in the six rulesets of the goals, about twice on average: docs/strong-bot.md,
+    "At a bigger table"), so the same count of actions would make a decision at four players
+    twice as long."""
+    return DEFAULT_WORK * 2 // max(2, num_players)
+
+
 class StrongBot:
     """The search bot with ``rollouts`` rollouts per decision, shared among its legal actions (at
     least two worlds each); a policy like the others (``bot(view, legal, rng)``).
 
     The default (``rollouts`` None) is :func:`default_rollouts` of the ruleset's hand size, cut
-    short once its rollouts have played ``DEFAULT_WORK`` actions: a rollout's time goes with the
-    actions it plays (7 to 15 us an action, the model players' judgements of a drop included, in
-    every shipped ruleset compiled), so rulesets whose hands run long get fewer rollouts and every
-    decision about the same time (under 0.2 s on one core here), where a fixed number would take
-    three times as long in one ruleset as in another. The work is counted, not timed: the same
-    seed gives the same play everywhere."""
+    short once its rollouts have played :func:`default_work` actions (``DEFAULT_WORK`` between two
+    players): a rollout's time goes with the actions it plays (7 to 15 us an action between two
+    players, the model players' judgements of a drop included, in every shipped ruleset
+    compiled), so rulesets whose hands run long get fewer rollouts and every decision about the
+    same time (under 0.2 s on one core here), where a fixed number would take three times as
+    long in one ruleset as in another, and a table of four twice as long as one of two. The work
+    is counted, not timed: the same seed gives the same play everywhere."""
 
     def __init__(self, rollouts: int | None = None) -> None:
         if rollouts is not None and rollouts < 1:
@@ -274,7 +286,7 @@ class StrongBot:
         rs = view.ruleset
         points, lowest_wins = rs.score_sheet == "points", rs.lowest_score_wins
         budget = self.rollouts or default_rollouts(rs.hand_size)
-        work_limit = DEFAULT_WORK if self.rollouts is None else None  # None: the rollouts alone
+        work_limit = default_work(view.num_players) if self.rollouts is None else None  # None: the rollouts alone
         legal = list(legal)
         drops = [i for i, a in enumerate(legal) if type(a) is A.Drop]
         plays = [i for i in range(len(legal)) if i not in drops]
