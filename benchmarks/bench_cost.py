@@ -9,8 +9,9 @@ budget in seat ``hand mod players`` and the opponent bot in every other seat, on
 prints the bot's decisions, its time a decision (the mean and the slowest), its rollouts and the
 actions they played a decision, and the time a rollout action took (the model players' judgements
 of a drop included). The goal (docs/play.md, "The strong bot"): at most 0.2 s a decision on one
-core. These are times: run it on a quiet machine, from outside the repository with the installed
-package to measure the compiled interpreter (the first line says which ran).
+core. These are times: run it on a quiet machine, from the repository's root (a ruleset of tests/
+extends a file beside its folder, which is allowed from there); it imports the installed package,
+the compiled interpreter after a `pip install .` (the first line says which ran).
 """
 from __future__ import annotations
 
@@ -94,9 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'ruleset':<36} {'players':>7} {'decisions':>9} {'ms/decision':>11} {'slowest':>8} "
           f"{'rollouts':>8} {'actions':>8} {'us/action':>9}")
     for r in rows:
-        print(f"{Path(r['ruleset']).stem:<36} {r['players']:>7} {r['decisions']:>9} {r['ms_per_decision']:>11.1f} "
-              f"{r['slowest_ms']:>8.0f} {r['rollouts_per_decision']:>8.0f} {r['actions_per_decision']:>8.0f} "
-              f"{r['us_per_action']:>9.1f}")
+        name = f"{Path(r['ruleset']).stem:<36} {r['players']:>7} {r['decisions']:>9}"
+        if not r["decisions"]:  # every hand ended before the bot had a choice to make
+            print(f"{name} {'-':>11} {'-':>8} {'-':>8} {'-':>8} {'-':>9}")
+            continue
+        print(f"{name} {r['ms_per_decision']:>11.1f} {r['slowest_ms']:>8.0f} {r['rollouts_per_decision']:>8.0f} "
+              f"{r['actions_per_decision']:>8.0f} {r['us_per_action']:>9.1f}")
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 
