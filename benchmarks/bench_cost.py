@@ -26,7 +26,7 @@ import tonkdsl.interpreter.engine as engine
 from duplicate import ruleset_ref
 from tonkdsl.language.diagnostics import LoadError
 from tonkdsl.language.rng import derive_seed
-from tonkdsl.tools.bots import new_policy
+from tonkdsl.tools.bots import bot_problem, new_policy
 from tonkdsl.tools.simulate import play_hand, ruleset_of
 from tonkdsl.tools.strong import StrongBot
 
@@ -76,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--players takes comma-separated numbers, e.g. 2,3,4 (got '{a.players}')")
     if a.hands < 1 or min(sizes) < 2:
         ap.error("--hands must be at least 1 and every table size at least 2")
-    new_policy(a.opponent)  # a misspelt bot: its error, before any hand
+    problem = bot_problem(a.opponent)
+    if problem is not None:  # a misspelt bot: a usage error with "did you mean", before any hand
+        ap.error(f"--opponent: {problem}")
     build = "compiled by mypyc" if not engine.__file__.endswith(".py") else "plain Python"
     try:
         loaded = [ruleset_of(ruleset_ref(ruleset)) for ruleset in a.rulesets]

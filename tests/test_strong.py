@@ -627,7 +627,7 @@ def test_the_bots_habit_and_its_own_seats_model_are_the_habit_the_others_greedy(
 def test_bench_cost_measures_the_default_budget_at_each_table_size(capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks/bench_cost.py: a row for each table size the ruleset seats (a size it does not
     seat is left out), the work of docs/play.md in its figures, and a plain error for a misspelt
-    ruleset."""
+    ruleset or bot."""
     import json
 
     cost = benchmark_module("bench_cost")
@@ -643,3 +643,7 @@ def test_bench_cost_measures_the_default_budget_at_each_table_size(capsys: pytes
         cost.main(["stnadard", "--hands", "1"])
     assert stop.value.code == 2
     assert "no shipped ruleset is called 'stnadard' (did you mean 'standard'?)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cost.main(["standard", "--opponent", "montecarol", "--hands", "1"])
+    assert stop.value.code == 2
+    assert "--opponent: unknown bot 'montecarol' (did you mean 'montecarlo'?)" in capsys.readouterr().err
