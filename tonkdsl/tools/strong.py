@@ -223,9 +223,9 @@ def default_work(num_players: int) -> int:
     ``num_players``: ``DEFAULT_WORK`` at two, in inverse proportion beyond. A rollout action
     costs more with every player at the table (each world deals every other hand, each model
     player judges its drops on worlds of all the others': compiled, at four players 1.2 to 2.5
-    times the cost at two in the six rulesets of the goals, about twice on average: docs/strong-bot.md,
-    "At a bigger table"), so the same count of actions would make a decision at four players
-    twice as long."""
+    times the cost at two in the six rulesets of the goals, about twice on average; see
+    docs/strong-bot.md, "At a bigger table"), so the same count of actions would make a decision
+    at four players twice as long."""
     return DEFAULT_WORK * 2 // max(2, num_players)
 
 
