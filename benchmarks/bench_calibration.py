@@ -16,16 +16,25 @@ the view: a benchmark only), and what the hand was worth to the bot in the end. 
   really worth (a search that expects too little of playing on drops too often too);
 * where it played on, by the drop's chance as above: what the hand was then worth against what
   the drop would have paid (where playing on came out ahead in every row, a bolder bot would
-  have lost: its drops were right, however its chances were off).
+  have lost: its drops were right, however its chances were off);
+* the close calls: the decisions where the drop and playing on were within one (two) standard
+  errors of the search's own noise (``StrongBot.judged``'s spread), the only ones more search
+  could change much; and what settling every drop decision exactly would be worth by the
+  search's own reckoning (each decision's difference known only to within its noise, a normal
+  error: the spread times the normal density at difference/spread, less the difference times
+  the chance of a difference as large the other way), in stakes a hand: the most any amount of
+  search could gain at the drops while its worlds and models stay as they are.
 
 The figures are in docs/strong-bot.md ("Reading the whole record, and the bot's own model"; the last table
-in "Seattle and the pot: the drops are right; the rest is in the play before them").
+in "Seattle and the pot: the drops are right; the rest is in the play before them"; the close calls in
+"Are the drops close calls?").
 """
 from __future__ import annotations
 
 import argparse
 import json
 import time
+from statistics import NormalDist
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
@@ -55,7 +64,7 @@ class Watched(StrongBot):
         if judged is not None and drop is not None:
             outcome = real_drop(view, drop)  # the real hands: what a drop now would have done
             if outcome is not None:  # a discard or a last round follows: not judged here
-                self._hand.append({"drop": judged.drop, "play": judged.play, "wins": judged.wins,
+                self._hand.append({"drop": judged.drop, "play": judged.play, "wins": judged.wins, "spread": judged.spread,
                                    "won": outcome.payouts[view.seat] > 0, "paid": worth(view, outcome),
                                    "dropped": type(action) is A.Drop})
         return action
@@ -78,6 +87,16 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else float("nan")
 
 
+def settling_worth(gain: float, spread: float) -> float:
+    """What knowing a decision's gain exactly would be worth, where the search estimated ``gain``
+    (the drop's value less playing on's) with a normal error of ``spread`` and takes the better
+    by its estimate: the expected shortfall of that choice, for a flat prior on the true gain."""
+    if spread <= 0:
+        return 0.0
+    z = abs(gain) / spread
+    return spread * NormalDist().pdf(z) - abs(gain) * NormalDist().cdf(-z)
+
+
 def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The calibration tables of :func:`main` as data."""
     drops = [r for r in rows if r["dropped"]]
@@ -92,6 +111,9 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
         played_on_by_chance.setdefault(min(9, int(r["wins"] * 10)), []).append(r)
     return {
         "decisions": len(rows),
+        "close_calls": {"within_one": sum(abs(r["drop"] - r["play"]) <= r["spread"] for r in rows),
+                        "within_two": sum(abs(r["drop"] - r["play"]) <= 2 * r["spread"] for r in rows),
+                        "settling_worth": sum(settling_worth(r["drop"] - r["play"], r["spread"]) for r in rows)},
         "drops": {"n": len(drops), "expected": _mean([r["drop"] for r in drops]),
                   "realized": _mean([r["worth"] for r in drops]),
                   "expected_wins": _mean([r["wins"] for r in drops]),
@@ -136,6 +158,10 @@ def main() -> None:
     print("  played on, the drop's chance   decisions   realized   the drop would have paid")
     for b in out["played_on_by_chance"]:
         print(f"  {b['from']:.1f}-{b['to']:.1f}                       {b['n']:9d}   {b['realized']:+8.3f}   {b['drop_would_pay']:+.3f}")
+    close = out["close_calls"]
+    print(f"  close calls: {close['within_one']} of {out['decisions']} decisions within one standard error of the search's "
+          f"own noise, {close['within_two']} within two; settling them all exactly would be worth "
+          f"{close['settling_worth'] / (2 * a.deals):+.4f} stakes a hand to the bot, by its own reckoning")
     print(f"  {time.perf_counter() - started:.0f} s with {a.workers} workers")
 
 

@@ -98,7 +98,7 @@ def test_bot_names_and_budgets() -> None:
 
 
 from tonkdsl.tools.strong import (DROPPER_SAMPLES, OWN_MARGIN, Dropper, _clear_gain, _mean,  # noqa: E402
-                                  kept_above_discard, likely_worlds)
+                                  _paired_gain, kept_above_discard, likely_worlds)
 
 
 def _ids(state: State, names: str) -> list[int]:
@@ -344,6 +344,14 @@ def test_the_worlds_weights_decide_which_action_gains() -> None:
     assert _mean(other, [1.0] * 10 + [0.0] * 10, 20) == 1.0
 
 
+def test_a_paired_gain_has_the_standard_error_of_its_mean() -> None:
+    # Differences 1, 0, 1, 0: the mean 0.5, their standard deviation sqrt(1/3), its error over
+    # four worlds sqrt(1/3) / 2; a world of weight 0 counts for nothing, and only the first n count.
+    mean, spread = _paired_gain([1.0, 0.0, 1.0, 0.0, 9.0], [0.0] * 5, [1.0] * 5, 4)
+    assert mean == 0.5 and spread == pytest.approx(math.sqrt(1 / 3) / 2)
+    assert _paired_gain([1.0, 0.0, 5.0], [0.0] * 3, [1.0, 1.0, 0.0], 3)[0] == 0.5
+
+
 def _drop_hand(rs_name: str, seed: int) -> State:
     """A hand of two players that the first player to act ends by dropping."""
     state = deal(load_ruleset(rs_name), 2, seed=seed)
@@ -546,6 +554,17 @@ def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it
     assert out["play_on"] == [{"about": 0.0, "n": 1, "expected": 0.1, "realized": -2.0}]
     # Where it played on, the drop would have paid 1 and the hand ended at -2: a bolder bot wins.
     assert out["played_on_by_chance"] == [{"from": 0.8, "to": 0.9, "n": 1, "realized": -2.0, "drop_would_pay": 1.0}]
+    # A close call: the drop and playing on within one (two) standard errors of the search's noise.
+    assert row["spread"] == judged.spread > 0
+    close = calibration.report([{**row, "drop": 0.2, "play": 0.15, "spread": 0.06},
+                                {**row, "drop": 0.2, "play": 0.1, "spread": 0.06},
+                                {**row, "drop": -0.5, "play": 0.1, "spread": 0.06}])["close_calls"]
+    assert close["within_one"] == 1 and close["within_two"] == 2
+    # Settling a call is worth the most where it is closest, and nothing where there is no noise.
+    settle = calibration.settling_worth
+    assert close["settling_worth"] == pytest.approx(settle(0.05, 0.06) + settle(0.1, 0.06) + settle(-0.6, 0.06))
+    assert settle(0.0, 0.06) == pytest.approx(0.06 / math.sqrt(2 * math.pi)) and settle(0.3, 0.0) == 0.0
+    assert settle(0.05, 0.06) > settle(0.1, 0.06) > settle(-0.6, 0.06) > 0
 
 
 def test_the_endings_benchmark_splits_the_tournaments_margin_by_ending_and_winner() -> None:

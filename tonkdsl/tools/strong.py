@@ -209,6 +209,9 @@ class DropJudgement:
     drop: float  # the drop's value, the worlds' weighted mean
     play: float  # the value of the best way to play on, the same
     wins: float  # the weighted share of the worlds where the drop gains
+    # The standard error of the drop's gain over that way to play on, in the worlds both were
+    # played in, paired: how close a call the decision was for the search's own noise.
+    spread: float
 
 
 def default_rollouts(hand_size: int) -> int:
@@ -347,7 +350,8 @@ class StrongBot:
         if drops:
             drop = max(drops, key=lambda i: _mean(values[i], weights, n_worlds))
             drop_worth, play_worth = _mean(values[drop], weights, n_worlds), _mean(values[choice], weights, per_action)
-            self.judged = DropJudgement(drop_worth, play_worth, _mean([float(v > 0) for v in values[drop]], weights, n_worlds))
+            self.judged = DropJudgement(drop_worth, play_worth, _mean([float(v > 0) for v in values[drop]], weights, n_worlds),
+                                        _paired_gain(values[drop], values[choice], weights, per_action)[1])
             if drop_worth > play_worth:
                 choice = drop
         st = self.stats
@@ -382,18 +386,25 @@ def _mean(values: list[float], weights: list[float], n: int) -> float:
     return total / weight
 
 
+def _paired_gain(values: list[float], base: list[float], weights: list[float], n: int) -> tuple[float, float]:
+    """How much ``values`` beat ``base`` on the first ``n`` worlds, paired (their weighted mean
+    difference, by ``weights``), and the standard error of that mean."""
+    diffs = [values[w] - base[w] for w in range(n)]
+    ws = weights[:n]
+    weight = sum(ws)
+    mean = sum(d * x for d, x in zip(diffs, ws)) / weight
+    # The standard error of a weighted mean (equal weights: the usual s / sqrt(n)).
+    spread = math.sqrt(sum(x * x * (d - mean) ** 2 for d, x in zip(diffs, ws)) / weight / weight * n / max(1, n - 1))
+    return mean, spread
+
+
 def _clear_gain(values: list[list[float]], weights: list[float], habit: int, others: list[int], n: int) -> int:
     """The action that beats ``habit`` on the first ``n`` worlds by the most (their values
     weighed by ``weights``), among those that beat it by more than ``Z`` standard errors of the
     paired difference; else ``habit``."""
     best, best_gain = habit, 0.0
-    ws = weights[:n]
-    weight = sum(ws)
     for i in others:
-        diffs = [values[i][w] - values[habit][w] for w in range(n)]
-        mean = sum(d * x for d, x in zip(diffs, ws)) / weight
-        # The standard error of a weighted mean (equal weights: the usual s / sqrt(n)).
-        spread = math.sqrt(sum(x * x * (d - mean) ** 2 for d, x in zip(diffs, ws)) / weight / weight * n / max(1, n - 1))
+        mean, spread = _paired_gain(values[i], values[habit], weights, n)
         if mean > Z * spread and mean > best_gain:  # the first of equals: the same choice every time
             best, best_gain = i, mean
     return best
