@@ -34,8 +34,8 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from statistics import NormalDist
 from concurrent.futures import ProcessPoolExecutor
+from statistics import NormalDist
 from typing import Any, Sequence
 
 from duplicate import real_drop, ruleset_ref, sitting_arguments, sittings, worth
@@ -141,6 +141,8 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
         rows = [r for part in pool.map(_sitting, tasks) for r in part]
     out = report(rows)
+    close = out["close_calls"]
+    close["settling_worth_a_hand"] = close["settling_worth"] / (2 * a.deals)  # the bot plays each deal twice
     if a.json:
         print(json.dumps({"ruleset": a.ruleset, "opponent": a.opponent, "deals": a.deals, "seed": a.seed, **out}))
         return
@@ -158,10 +160,9 @@ def main() -> None:
     print("  played on, the drop's chance   decisions   realized   the drop would have paid")
     for b in out["played_on_by_chance"]:
         print(f"  {b['from']:.1f}-{b['to']:.1f}                       {b['n']:9d}   {b['realized']:+8.3f}   {b['drop_would_pay']:+.3f}")
-    close = out["close_calls"]
     print(f"  close calls: {close['within_one']} of {out['decisions']} decisions within one standard error of the search's "
           f"own noise, {close['within_two']} within two; settling them all exactly would be worth "
-          f"{close['settling_worth'] / (2 * a.deals):+.4f} stakes a hand to the bot, by its own reckoning")
+          f"{close['settling_worth_a_hand']:+.4f} stakes a hand to the bot, by its own reckoning")
     print(f"  {time.perf_counter() - started:.0f} s with {a.workers} workers")
 
 
