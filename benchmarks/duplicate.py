@@ -28,9 +28,21 @@ def sitting_arguments(ap: argparse.ArgumentParser, opponent: str, opponent_help:
     ``--workers`` of a benchmark that plays the tournament's deals."""
     ap.add_argument("ruleset", nargs="?", default="standard", help="a shipped name or a path (from the repository's root)")
     ap.add_argument("--opponent", default=opponent, help=opponent_help)
-    ap.add_argument("--deals", type=int, default=300, help="deals, each played twice")
+    ap.add_argument("--deals", type=at_least_one, default=300, help="deals, each played twice")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=at_least_one, default=2)
+
+
+def at_least_one(text: str) -> int:
+    """A count of 1 or more, as argparse reads it: anything else is a usage error (exit 2), not
+    a traceback from an empty match or pool."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}': give a whole number, 1 or more") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': give 1 or more")
+    return number
 
 
 def ruleset_ref(name: str) -> str:

@@ -567,6 +567,22 @@ def test_the_calibration_benchmark_notes_each_drop_decision_with_what_came_of_it
     assert settle(0.05, 0.06) > settle(0.1, 0.06) > settle(-0.6, 0.06) > 0
 
 
+def test_the_benchmarks_that_play_deals_refuse_no_deals_or_workers_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench_calibration, bench_endings and bench_room share their arguments (duplicate.py): no
+    deals or no workers is a usage error, not a traceback from an empty match."""
+    import argparse
+
+    duplicate = benchmark_module("duplicate")
+    ap = argparse.ArgumentParser(prog="bench")
+    duplicate.sitting_arguments(ap, "greedy", "the bot it plays against")
+    assert ap.parse_args(["chicago", "--deals", "5"]).deals == 5
+    for wrong, said in ((["--deals", "0"], "argument --deals: '0': give 1 or more"),
+                        (["--workers", "two"], "argument --workers: 'two': give a whole number, 1 or more")):
+        with pytest.raises(SystemExit) as stop:
+            ap.parse_args(wrong)
+        assert stop.value.code == 2 and said in capsys.readouterr().err
+
+
 def test_the_endings_benchmark_splits_the_tournaments_margin_by_ending_and_winner() -> None:
     """benchmarks/bench_endings.py (docs/strong-bot.md, "Where the margin comes from") sorts a match's
     hands by ending and winner; its rows add up to the margin `tonk tournament` counts."""
