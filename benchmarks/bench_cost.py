@@ -54,10 +54,12 @@ def measure(ruleset: str, players: int, hands: int, opponent: str, seed: int) ->
         bots[hand % players] = bot
         play_hand(rs, bots, derive_seed(seed, hand), dealer=0)
     st = bot.stats
-    decisions = max(1, st.decisions)
-    return {"ruleset": ruleset, "players": players, "hands": hands, "decisions": st.decisions,
-            "ms_per_decision": 1000 * st.seconds / decisions, "slowest_ms": 1000 * bot.slowest,
-            "rollouts_per_decision": st.rollouts / decisions, "actions_per_decision": st.actions / decisions,
+    row: dict[str, Any] = {"ruleset": ruleset, "players": players, "hands": hands, "decisions": st.decisions}
+    if not st.decisions:  # every hand ended before the bot had a choice: no figure a decision, not a 0
+        return {**row, "ms_per_decision": None, "slowest_ms": None, "rollouts_per_decision": None,
+                "actions_per_decision": None, "us_per_action": None}
+    return {**row, "ms_per_decision": 1000 * st.seconds / st.decisions, "slowest_ms": 1000 * bot.slowest,
+            "rollouts_per_decision": st.rollouts / st.decisions, "actions_per_decision": st.actions / st.decisions,
             "us_per_action": 1e6 * st.seconds / max(1, st.actions)}
 
 

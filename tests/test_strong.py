@@ -674,6 +674,9 @@ def test_bench_cost_measures_the_default_budget_at_each_table_size(capsys: pytes
     # Each decision stops at the end of the first world past its work (or at its most rollouts):
     # at four players past 6,000 actions, not 12,000.
     assert 0 < row["actions_per_decision"] <= default_work(4) + 1_000
+    # No decision made: no figure a decision (null in --json), not a time of 0.
+    empty = cost.measure("standard", 2, 0, "greedy", 0)
+    assert empty["decisions"] == 0 and empty["ms_per_decision"] is None and empty["us_per_action"] is None
     with pytest.raises(SystemExit) as stop:
         cost.main(["stnadard", "--hands", "1"])
     assert stop.value.code == 2
