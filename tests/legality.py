@@ -1,7 +1,10 @@
 """The generic legality property (issue 28), as OpenSpiel's random simulation test states it:
-in every state a hand reaches there is a legal action until the end, and every legal action
-applies. Run over every shipped ruleset, every recipe of docs/recipes.md, and every pair of a
-turn-flow recipe and a cards-and-counts recipe combined (tests/test_legal_actions.py)."""
+in every state a hand reaches there is a legal action until the end, every legal action
+applies, no rule fails at play, and nobody but the player to move acts outside an asking.
+
+Run (tests/test_legal_actions.py) over every shipped ruleset, every recipe of docs/recipes.md
+and every house-rule variant below, every recipe and variant laid over every shipped ruleset,
+and every turn-flow recipe or variant laid over every other recipe or variant."""
 from __future__ import annotations
 
 import copy
@@ -11,7 +14,8 @@ from typing import Any, Iterator
 
 import yaml
 
-from tonkdsl.interpreter.engine import IllegalAction, deal
+from tonkdsl.interpreter.engine import IllegalAction, RulesetError, deal
+from tonkdsl.interpreter.table import ASK
 from tonkdsl.language.diagnostics import LoadError
 from tonkdsl.language.loader import load_ruleset
 from tonkdsl.language.rng import Rng
@@ -40,6 +44,24 @@ def recipes() -> dict[str, tuple[str, dict[str, Any]]]:
     return found
 
 
+# House-rule settings that players paste beside the recipes, from the catalog's variations and
+# from tables' reports (issue 74): each combined with every shipped game and every recipe below,
+# as the recipes are. Each stranded a player once (no legal action, or one refused).
+VARIANTS: dict[str, dict[str, Any]] = {
+    "Spreads may not be held (V2)": {"extends": "standard", "melds": {"hold": {"allowed": "false"}}},
+    "The discard taken must be used (V15)": {"extends": "standard", "turn": {"draw": {"discard_must_be_used": True}}},
+    "Eating, the card played later": {"extends": "standard", "turn": {"eat": {
+        "allowed": "true", "spread_at_once": False, "order": "discarder_left"}}},
+    "Folding at the start of any turn": {"extends": "standard", "turn": {"out_of_turn": [
+        {"id": "fold", "do": "fold", "at": ["turn_start"]}]}, "endings": {"others_folded": {
+            "winners": "actor", "payouts": [{"id": "last-in", "from": "folded", "to": "actor", "amount": "stake"}]}}},
+    "Calling a low hand": {"extends": "standard", "bonuses": [
+        {"id": "call-low", "on": "claim", "when": "count <= 10", "from": "others", "to": "actor", "amount": "stake"}]},
+    "Four natural cards in every spread, and a joker": {"extends": "standard", "pack": {"jokers": 1, "values": {"JK": 0}},
+                                                          "melds": {"min_natural": 4}},
+}
+
+
 def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     """``extra``'s sections laid over ``base`` (mappings merged, anything else replaced)."""
     out = copy.deepcopy(base)
@@ -62,6 +84,7 @@ def targets(folder: Path) -> dict[str, Path | str]:
 
     found: dict[str, Path | str] = {name: name for name in shipped_ruleset_names()}
     book = recipes()
+    book.update((title, ("Variants", doc)) for title, doc in VARIANTS.items())
 
     def write(name: str, doc: dict[str, Any]) -> Path:
         path = folder / f"{len(found):03d}.yaml"
@@ -69,43 +92,39 @@ def targets(folder: Path) -> dict[str, Path | str]:
         return path
     for title, (_, doc) in book.items():
         found[title] = write(title, doc)
-    flows = [t for t, (section, _) in book.items() if section == "Turn flow"]
-    bases = [t for t, (section, _) in book.items() if section in ("Cards and counts", "Turn flow")]
-    for name in shipped_ruleset_names():  # each shipped game with each turn-flow recipe too
+    flows = [t for t, (section, _) in book.items() if section in ("Turn flow", "Variants")]
+    bases = [t for t, (section, _) in book.items() if section != "The table itself"]
+    recipe_titles = list(bases)
+    pairs = [(base, flow) for flow in flows for base in bases if base != flow]
+    for name in shipped_ruleset_names():  # every recipe laid over every shipped game
         book[name] = ("Shipped", {"extends": name})
-        bases.append(name)
-    for flow in flows:
-        for base in bases:
-            if base == flow:
-                continue
-            name = f"{base} + {flow}"
-            doc = merged(book[base][1], book[flow][1])
-            found[name] = path = write(name, doc)
-            try:
-                load_ruleset(path)
-            except LoadError as exc:  # a removal of the flow's that the base never had: left out
-                gone = {d.path for d in exc.diagnostics if d.code == "extends-remove"}
-                doc["remove"] = [r for i, r in enumerate(doc.get("remove") or []) if f"$.remove[{i}]" not in gone]
-                path.write_text(yaml.safe_dump({**doc, "name": name[:60]}, sort_keys=False), encoding="utf-8")
-            if book[base][0] == "Shipped":
-                try:
-                    load_ruleset(path)
-                except LoadError:  # a recipe that speaks of payouts this game does not have (a points game)
-                    SKIPPED.append(name)
-                    del found[name]
-            else:
-                try:
-                    load_ruleset(path)
-                except LoadError as exc:  # a rule about the upcard over a deal without one: refused, as meant
-                    if {d.code for d in exc.diagnostics} != {"upcard-missing"}:
-                        raise
-                    NO_UPCARD.append(name)
-                    del found[name]
+        pairs += [(name, recipe) for recipe in recipe_titles]
+    for base, flow in pairs:
+        if f"{flow} + {base}" in found:
+            continue  # the same two laid the other way round
+        name = f"{base} + {flow}"
+        doc = merged(book[base][1], book[flow][1])
+        found[name] = path = write(name, doc)
+        try:
+            LOADED[name] = load_ruleset(path)
+            continue
+        except LoadError as exc:  # a removal of the flow's that the base never had: left out
+            gone = {d.path for d in exc.diagnostics if d.code == "extends-remove"}
+            doc["remove"] = [r for i, r in enumerate(doc.get("remove") or []) if f"$.remove[{i}]" not in gone]
+            path.write_text(yaml.safe_dump({**doc, "name": name[:60]}, sort_keys=False), encoding="utf-8")
+        try:
+            LOADED[name] = load_ruleset(path)
+        except LoadError as exc:  # two that do not fit: refused at load, with located diagnostics
+            REFUSED[name] = sorted({d.code for d in exc.diagnostics})
+            del found[name]
     return found
 
 
-SKIPPED: list[str] = []  # shipped games that a turn-flow recipe does not fit (said by the test)
-NO_UPCARD: list[str] = []  # a recipe that reads the upcard over one that turns none up (refused at load)
+# Two laid together that the loader refuses (a recipe's payouts in a points game, a rule about the
+# upcard over a deal that turns none up, a recipe that removes a payout another patches), with
+# the codes of its diagnostics: the test says which may be.
+REFUSED: dict[str, list[str]] = {}
+LOADED: dict[str, Ruleset] = {}  # the combinations as targets() loaded them (loading is half the run's time)
 
 
 def check_hand(rs: Ruleset, players: int, seed: int, tries: int = 6) -> Iterator[str]:
@@ -115,6 +134,10 @@ def check_hand(rs: Ruleset, players: int, seed: int, tries: int = 6) -> Iterator
     state = deal(rs, players, seed=seed, dealer=seed % players)
     for step in range(MAX_STEPS):
         if state.is_terminal():
+            return
+        if state.phase != ASK and state.current_player() != state.current:
+            yield (f"step {step}: seat {state.current_player()} is to act in phase {state.phase}, in seat "
+                   f"{state.current}'s turn (only a player asked out of turn acts in another's turn)")
             return
         legal = list(state.legal_actions())
         if not legal:
@@ -127,6 +150,9 @@ def check_hand(rs: Ruleset, players: int, seed: int, tries: int = 6) -> Iterator
                 trial.apply(action)
             except IllegalAction as exc:
                 yield f"step {step}: the legal action '{action}' is refused: {exc}"
+                return
+            except RulesetError as exc:
+                yield f"step {step}: a rule failed at play on '{action}': {exc}"
                 return
         state.apply(checked[0])
     yield f"the hand did not end in {MAX_STEPS} actions"

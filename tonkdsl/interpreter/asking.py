@@ -222,7 +222,11 @@ def close(state: "State", asking: Asking) -> None:
 # --- the kinds of action ------------------------------------------------------------------------
 def _may_eat(state: "State", seat: int, asking: Asking) -> bool:
     card = state.discard_pile[-1]
-    if not state.ruleset.eat_spread_at_once and not state._stuck_with_twins(seat, card):
+    rs = state.ruleset
+    # A card eaten is a card taken from the discard pile: where that must be used (eat.spread_at_once,
+    # turn.draw.discard_must_be_used) or nothing else could be discarded, it is offered only
+    # where it fits at once, else the eater would hold a card they can neither keep nor play.
+    if not (rs.eat_spread_at_once or rs.discard_must_be_used) and not state._stuck_with_twins(seat, card):
         return True
     # The card must go into a spread (or onto one) at once. Where a condition on spreads or hits
     # reads the state, it is asked of a twin that has eaten: the turn passed to the eater first.
@@ -249,6 +253,10 @@ def _eat(state: "State", seat: int, asking: Asking) -> None:
     state._next_turn()
     if state._outcome is not None:
         return
+    if state.asking is not None:  # the eat was this turn's start: nobody is asked before it any more
+        state.asking = None
+        state.out_of_turn_seat = None
+        state.phase = START
     state._draw(seat, card, True)
     state.eaten_turn = state.turn_number
 
@@ -288,27 +296,34 @@ def _drop(state: "State", seat: int, asking: Asking) -> None:
 
 
 def _fold(state: "State", seat: int, asking: Asking) -> None:
-    """``seat`` sits out the rest of the hand; the last player in ends it (others_folded)."""
+    """``seat`` sits out the rest of the hand; the last player in ends it (others_folded), or
+    the last side in (players.sides): partners never play a hand out against each other, and
+    a rule about one's opponents would read an empty set. The actor is the first player in from
+    the folder's left."""
     state.sitting_out |= 1 << seat
     if "folded" in state._listened:
         state._event("folded", seat)
     left = in_hand(state)
-    if len(left) == 1 and state._outcome is None:
-        state._end("others_folded", actor=left[0])
+    if state._outcome is None and len({state.side_of[s] for s in left}) == 1:
+        n = state.num_players
+        state._end("others_folded", actor=min(left, key=lambda s: (s - seat) % n))
 
 
 def _may_demand(state: "State", seat: int, asking: Asking) -> bool:
-    """A demand is about the player to move, before they draw: the top discard must go into a
-    spread of theirs at once, and they may take it."""
-    mover = asking.mover
-    return (asking.at == "turn_start" and seat != mover and asking.resume == START
-            and state.discard_fits(mover) and state._can_draw_discard(mover))
+    """A demand is about the player to move, before they draw, and is offered on public facts
+    only (a discard to take, a turn not begun): whether the card would go into a spread of
+    theirs is in their hidden hand, so offering it only then would tell the others."""
+    return (asking.at == "turn_start" and seat != asking.mover and asking.resume == START
+            and bool(state.discard_pile) and "discard" in state.ruleset.draw_from)
 
 
 def _demand(state: "State", seat: int, asking: Asking) -> None:
-    """The player to move takes the top discard as their draw; their turn goes on from there."""
+    """The player to move takes the top discard as their draw, when it would go into a spread of
+    theirs at once and they may take it; otherwise the demand is void and their turn goes on."""
     state.phase = asking.resume
-    state._do_draw_discard(asking.mover, _DRAW_DISCARD)
+    mover = asking.mover
+    if state.discard_fits(mover) and state._can_draw_discard(mover):
+        state._do_draw_discard(mover, _DRAW_DISCARD)
 
 
 _PASS = A.Pass()

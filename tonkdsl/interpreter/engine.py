@@ -361,9 +361,11 @@ class State(TurnFlow):
         sheet = self.ruleset.score_sheet
         score_change: tuple[int, ...] = ()
         if sheet == "units":
-            # The payouts are written on the score sheet in units of the stake, not paid.
-            score_change = tuple(v // self.unit for v in payouts)
-            payouts = (0,) * self.num_players
+            # The payouts are written on the score sheet in units of the stake, not paid; what is
+            # less than a unit (a pot shared three ways) is paid in money, so that nothing is lost.
+            unit = self.unit
+            score_change = tuple(v // unit for v in payouts)
+            payouts = tuple(v - units * unit for v, units in zip(payouts, score_change))
         elif sheet == "points":
             # Only the score entries count; no money changes hands.
             score_change = tuple(scores) if scores is not None else (0,) * self.num_players

@@ -69,7 +69,7 @@ class MeldRules:
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
-        "spread_checked", "free_discard_draw", "play_conditions")
+        "spread_checked", "free_discard_draw", "play_conditions", "naturals_bind")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -171,7 +171,11 @@ class MeldRules:
         self.simple_runs = all(len(p) <= 1 for p in pack.run_places)
         # Natural: the bit tests and windows of the fast paths hold (no wild card, every card
         # melds, one place per card).
-        self.natural = not any(self.wild) and all(self.meldable) and self.simple_runs
+        # A limit on natural cards that a spread of the kind's least size can miss (min_natural
+        # 4 with books of 3) binds even without wild cards: then the general checks, which read
+        # the limits, are the only ones (the fast paths below know nothing of them).
+        self.naturals_bind = self.wild_limits[BOOK][0] > self.book_min or self.wild_limits[RUN][0] > self.run_min
+        self.natural = not any(self.wild) and all(self.meldable) and self.simple_runs and not self.naturals_bind
         self._wraps = pack.run_wraps
         self._shifts = tuple(range(1, self.run_min))
         # Card ids increase with the place in the run order within each suit, and every card
@@ -436,7 +440,8 @@ class MeldRules:
             cards = hand
         else:
             cards = [c for c in hand if self.meldable[c]]
-            if len(cards) > 12 or self.copies or not self.simple_runs or any(self.wild[c] for c in cards):
+            if (len(cards) > 12 or self.copies or not self.simple_runs or self.naturals_bind
+                    or any(self.wild[c] for c in cards)):
                 return self._spreads_any(cards)
             sig = None  # the caller's signature would count cards that never meld
         if len(cards) < self.min_size:

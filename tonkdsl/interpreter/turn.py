@@ -335,19 +335,31 @@ class TurnRules:
         must_use = self._must_use_taken()
         if taken is None or not (rs.not_the_card_taken or must_use):
             return False
+        names = self.pack.names
+        if taken not in cards and taken in self.hands[seat]:  # the action names cards: played, it takes the card taken before its twin
+            twin_at = next((i for i, c in enumerate(cards) if names[c] == names[taken]), None)
+            if twin_at is not None:
+                cards = [*cards[:twin_at], taken, *cards[twin_at + 1:]]
         rest = list(self.hands[seat])
         for c in cards:
             rest.remove(c)
-        names = self.pack.names
         if taken not in rest and names[taken] not in map(names.__getitem__, rest):
             return False
         if not must_use and any(names[c] != names[taken] for c in rest):
             return False  # another card can be discarded (not the card taken, nor its twin)
         twin = self.clone()
         twin.taken_discard = None  # play the action without this check, then look at what is left
+        hand = twin.hands[seat]
+        first = next((i for i, c in enumerate(hand) if names[c] == names[taken]), None)
+        if first is not None and hand[first] != taken and taken in hand:  # so that the twin too plays the card taken first
+            at = hand.index(taken)  # (identical cards share their discard action: only the ids swap)
+            hand[first], hand[at] = taken, hand[first]
         twin.apply(action)
         twin.taken_discard = taken
-        return not twin.is_terminal() and twin.current == seat and twin.phase == PLAY and not twin.legal_actions()
+        if twin.is_terminal() or twin.current != seat or twin.phase != PLAY:
+            return False
+        # A claim (a bonus paid on claim) leaves the hand as it is: it is no way on.
+        return all(isinstance(a, A.Claim) for a in twin.legal_actions())
 
     def _must_use_taken(self) -> bool:
         """Whether the card taken from the discard pile this turn must go into a spread before
@@ -717,7 +729,9 @@ class TurnRules:
                                     "this turn")
             if self._must_use_taken() and taken in hand:
                 raise IllegalAction("the card you took from the discard pile must go into a spread first")
-        if rs.hold_allowed is not None:
+        # A discard that completes a drop whose spreads are laid (turn.drop.lay_spreads) lays them
+        # itself: only the discards are offered then, so the rule on holding spreads waits for it.
+        if rs.hold_allowed is not None and not (self.knock_declared and rs.drop_lays_spreads):
             held = self._held_spread(seat)
             if held is not None:
                 raise IllegalAction(f"you hold a spread ({' '.join(self.pack.names[c] for c in held)}): "

@@ -70,6 +70,8 @@ class TurnFlow(TurnRules):
             return False  # (read before the memory below: a rule of turn.in_turn may read more than the hand)
         if self.taken_discard in self.hands[seat] and self._must_use_taken():
             return False  # the discard that completes the drop may not come before that card is spread
+        if rs.hold_allowed is not None and not rs.drop_lays_spreads and self._held_spread(seat) is not None:
+            return False  # a spread that may not be held is laid before the drop (only discards follow it)
         m = self.melds
         if not m.drop_reads_hand:
             return self._some_drop_discard(seat)

@@ -537,6 +537,11 @@ class _Builder:
                 ("players", "min"), hint="make players.min at most players.max"))
         self.check_seat_cards()
         self.check_sides()
+        if self.get(("pot",)) is not None and self.get(("scoring", "sheet")) == "points":
+            self.problems.append(self.doc.diagnostic(
+                "pot-without-money", "a pot holds money, but scoring.sheet is points: no money changes hands, so "
+                "the antes would fill a pot that nothing pays out", ("pot",),
+                hint="keep the pot with scoring.sheet: money (or units), or leave the pot out"))
         draw_from = self.get(("turn", "draw", "from")) or []
         if isinstance(draw_from, list) and draw_from and "stock" not in draw_from:
             self.problems.append(self.doc.diagnostic(

@@ -70,8 +70,8 @@ _MOMENT = {"after_deal": "once the cards are dealt, before the first turn",
 _DOES = {"drop": "drop out of turn",
          "fold": "fold: they sit out the rest of the hand (their turns are skipped, and they are not among the "
                  "players compared, paid or paying)",
-         "demand": "demand that the player to move take the top discard as their draw (only when it would go "
-                   "into a spread of theirs at once)"}
+         "demand": "demand that the player to move take the top discard as their draw (they must when it would go "
+                   "into a spread of theirs at once; otherwise the demand is void)"}
 
 
 def out_of_turn_rule(do: str, at: Any, by: str | None, when: str | None) -> str:

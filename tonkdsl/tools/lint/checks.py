@@ -9,6 +9,7 @@ locations of every line involved.
 | last-round-too-long | warning | a last round after a drop longer than the other players |
 | first-turn-short | note, warning | a first turn without a draw and no extra card for the opener; an extra card dealt to someone else |
 | match-never-ends | error | a match whose end condition is never true and where no one is ever eliminated |
+| hand-may-not-end | warning | a discard that must always be taken: the stock never runs out |
 | match-ends-at-once | warning | seeded matches that all ended after their first hand (a witness) |
 | pot-never-won | error | antes into a pot that no payout takes from |
 | bonus-never-paid | warning | a bonus on an event the ruleset never produces |
@@ -47,7 +48,7 @@ from pathlib import Path as FsPath
 from typing import Any, Iterable, Mapping
 
 from tonkdsl.interpreter.asking import KINDS
-from tonkdsl.interpreter.engine import RulesetError, State, first_player, hand_sizes
+from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, first_player, hand_sizes
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
 from tonkdsl.interpreter.turn import OFFERED_AT
@@ -73,6 +74,7 @@ CODES = {
     "first-turn-short": "An opener who starts a card short",
     "match-never-ends": "A match that can never end",
     "match-may-not-end": "A match that may never end",
+    "hand-may-not-end": "A hand that may never end",
     "match-ends-at-once": "A match that ends after its first hand",
     "pot-never-won": "A pot nobody can win",
     "bonus-never-paid": "A bonus on an event that never happens",
@@ -562,6 +564,25 @@ class _Linter:
                                  hint="leave the winners out of 'from' (others where ..., players where ... and "
                                       "not deal_win)")
 
+    def stock_never_drawn(self) -> None:
+        """A discard that must always be taken: nobody draws from the stock once the pile has a
+        card, so the stock never runs out and only going out or a drop ends the hand (greedy
+        bots played 9 of 20 such hands of standard to the engine's turn cap)."""
+        rs = self.rs
+        must = rs.must_take
+        if must is None or not {"stock", "discard"} <= set(rs.draw_from):
+            return
+        path = ("turn", "draw", "must_take")
+        always = must.constant is True
+        if not always:
+            got = decide(must.source, self.name_ranges, _subject(path))
+            always = isinstance(got, Bool) and got.can_true and not got.can_false
+        if always:
+            self.add("hand-may-not-end", "warning", f"turn.draw.must_take ('{must.source}') always holds: every player "
+                     "takes the discard and nobody draws from the stock, so the stock never runs out and a hand "
+                     "ends only when someone goes out or drops; it may never end", path,
+                     hint="say when the discard must be taken (e.g. discard_fits), or leave must_take out")
+
     def disabled(self) -> None:
         rs = self.rs
         no_hits = not rs.hit_books and not rs.hit_runs
@@ -677,6 +698,7 @@ class _Linter:
         self.deal_wins()
         self.endings()
         self.disabled()
+        self.stock_never_drawn()
         self.conditions()
         self.empty_sets()
         self.amounts()
@@ -1088,6 +1110,9 @@ def _witnesses(linter: _Linter, ref: str, folder: FsPath, hands: int, seed: int)
     before = len(linter.out)
     linter.add("witness", "note", f"witnesses: {len(result.found)} of {len(result.targets)} rules made to happen in "
                f"{result.budget()}; written to {folder} ('tonk check {folder}/*.yaml' replays them)", ("name",))
+    for path in result.kept.values():
+        linter.add("witness", "note", f"not written: {path} is a link or a file that is not a witness of tonk lint; "
+                   "it was left as it is (remove it, or give --witness another folder)", ("name",))
     for target in result.missing():
         linter.add("witness", "note", f"no witness: no hand of the search ({result.played:,} hands) made {target.what} "
                    "happen; lint has neither proven that it can nor that it cannot", target.path)
@@ -1126,8 +1151,8 @@ def _played_matches(rs: Ruleset) -> _Played | None:
         try:
             tally, _ = run_matches(Spec("", ("greedy",) * players, seed), 0, 1, False, ruleset=rs,
                                    bots=[greedy_bot] * players)
-        except RulesetError:
-            return None
+        except (RulesetError, IllegalAction, ValueError):  # a rule failing in play, an offered action refused,
+            return None  # a pack that cannot deal these players (pack-cannot-deal says so)
         lengths.append(next(h for h, n in tally.match_lengths.items() if n))
         if tally.match_capped:
             capped = seed

@@ -13,6 +13,7 @@ effect is named in ``Outcome.fired`` by the engine, whatever kind of rule it is.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -63,9 +64,12 @@ class Search:
     played: int = 0
     seconds: float = 0.0
     found: dict[str, Witness] = field(default_factory=dict)
+    # Witnesses not written, by target: their file in the folder is a link, or a file lint did not
+    # write (not a witness), and was left as it was.
+    kept: dict[str, FsPath] = field(default_factory=dict)
 
     def missing(self) -> list[Target]:
-        return [t for t in self.targets if t.key not in self.found]
+        return [t for t in self.targets if t.key not in self.found and t.key not in self.kept]
 
     def budget(self) -> str:
         return (f"{self.played:,} of at most {self.hands:,} seeded hands, {self.players} players, "
@@ -134,8 +138,8 @@ def _hands(rs: Ruleset, players: int, hands: int, seed: int) -> Iterator[tuple[i
                 action = bots[who](views[who], state.legal_actions(), rng)
                 state.apply(action)
                 actions.append(f"{names[who]} {action}")
-        except RulesetError:
-            return  # a rule that fails in play: lint --simulate and simulate say how
+        except (RulesetError, IllegalAction):
+            return  # a rule that fails in play, or an offered action refused: lint --simulate and simulate say how
         if state._outcome is not None:
             yield hand_seed, dealer, state, actions
 
@@ -162,8 +166,30 @@ def search(rs: Ruleset, hands: int, seed: int = 0, players: int | None = None) -
 
 
 def _file_name(target: Target) -> str:
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in target.key.replace(":", "-"))
-    return f"{safe[:80]}.yaml"
+    """The witness file of ``target``: its key in letters, digits, - and _; where that loses
+    something (a character replaced, a key cut at 80), a digest of the key keeps names apart."""
+    plain = target.key.replace(":", "-")
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in plain)
+    if safe == plain and len(safe) <= 80:
+        return f"{safe}.yaml"
+    return f"{safe[:70]}-{hashlib.sha256(target.key.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}.yaml"
+
+
+_HEAD = "# Witness: "  # the first line of every witness file (lint replaces only such files)
+
+
+def _writable(path: FsPath) -> bool:
+    """Whether lint may write ``path``: not a link (which could lead outside the folder), and not
+    a file of the user's (one that is not a witness lint wrote)."""
+    if path.is_symlink():
+        return False
+    if not path.exists():
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return path.is_file() and f.read(len(_HEAD)) == _HEAD
+    except OSError:
+        return False
 
 
 def write(result: Search, ruleset_ref: str, folder: FsPath, rs: Ruleset | None = None) -> None:
@@ -178,6 +204,10 @@ def write(result: Search, ruleset_ref: str, folder: FsPath, rs: Ruleset | None =
     allow = [folder.resolve().parent, FsPath(ruleset_ref).resolve().parent] if is_path else []
     for key, w in list(result.found.items()):
         path = folder / _file_name(w.target)
+        if not _writable(path):
+            result.kept[key] = path
+            del result.found[key]
+            continue
         out = _write_one(path, w, names, ref, allow)
         if out != w.outcome:  # the hand did not replay to the same end: not a witness
             path.unlink()
@@ -204,9 +234,12 @@ def _write_one(path: FsPath, w: Witness, names: list[str], ref: str, allow: list
             exp["scores"] = {n: out.scores[s] for s, n in enumerate(names)}
         doc["expect"] = exp
     where = ".".join(map(str, w.target.path))
-    path.write_text(f"# Witness: {w.target.what} ({where}) happens in this hand.\n"
-                    "# Written by tonk lint --witness; `tonk check` replays it.\n"
-                    + yaml.safe_dump(doc, sort_keys=False, width=100), encoding="utf-8")
+    text = (f"{_HEAD}{w.target.what} ({where}) happens in this hand.\n"
+            "# Written by tonk lint --witness; `tonk check` replays it.\n" + yaml.safe_dump(doc, sort_keys=False, width=100))
+    # O_NOFOLLOW: a link put there after the check above is not followed either.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
     try:
         got = replay(load_scenario(path, allow_paths=allow))
     except (LoadError, IllegalAction, RulesetError):
@@ -240,6 +273,9 @@ def _constructed(rs: Ruleset, result: Search, names: list[str], ref: str, allow:
         if hand is None:
             continue
         path = folder / _file_name(target)
+        if not _writable(path):
+            result.kept[target.key] = path
+            continue
         for seed in range(CONSTRUCT_SEEDS):
             w = Witness(target, seed, result.players - 1, [], _NO_OUTCOME, {names[0]: [pack.name(c) for c in hand]})
             out = _write_one(path, w, names, ref, allow, expect=False)
