@@ -254,16 +254,34 @@ def test_one_seat_per_connection() -> None:
         assert ws.receive_json()["type"] == "seat"
 
 
-def test_the_connections_to_a_table_are_capped() -> None:
-    from tonkdsl.tools.serve.app import MAX_CONNECTIONS
+def test_watchers_are_capped_but_a_seat_link_or_the_join_code_always_gets_in() -> None:
+    from tonkdsl.tools.serve import app as serve_app
 
-    room = _room(seed=6)
+    room = _room(seats=3, seed=6)
+    ann = room.join(room.code, None)
     app = create_app(room, bot_delay=0, bot_processes=0)
-    app.state.table.clients.update({object(): None for _ in range(MAX_CONNECTIONS)})  # watchers already there
-    client = TestClient(app)
-    with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
-        reply = ws.receive_json()
-        assert reply["type"] == "error" and f"this table has {MAX_CONNECTIONS} browsers connected" in reply["message"]
+    table = app.state.table
+    table.clients.update({object(): None for _ in range(serve_app.MAX_WATCHERS)})  # watchers already there
+    serve_app.JOIN_GRACE, grace = 0.5, serve_app.JOIN_GRACE
+    try:
+        with TestClient(app) as client:
+            # One more watcher: told why, then closed.
+            with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
+                ws.send_json({"type": "act", "action": "draw stock"})
+                reply = ws.receive_json()
+                assert reply["type"] == "error" and reply["message"].startswith(
+                    f"this table has {serve_app.MAX_WATCHERS} watchers, the most it takes (MAX_WATCHERS): a seat's "
+                    "own link, or the join code while a seat is free, still gets in")
+            # Ann's own seat link gets in, and so does a newcomer with the code while a seat is free.
+            for join in ({"type": "join", "code": None, "token": ann.token},
+                         {"type": "join", "code": room.code, "token": None}):
+                with client.websocket_connect(f"/t/{room.table_id}/ws") as ws:
+                    ws.send_json(join)
+                    seat = ws.receive_json()
+                    assert seat["type"] == "seat", seat
+                    assert ws.receive_json()["type"] == "state"
+    finally:
+        serve_app.JOIN_GRACE = grace
 
 
 def test_a_bot_thinks_without_stopping_the_server() -> None:
@@ -275,7 +293,7 @@ def test_a_bot_thinks_without_stopping_the_server() -> None:
     room = _room(seats=2, bots=("greedy",), seed=8)
     steps = iter(range(2))
     room.bot_to_play = lambda: next(steps, None) is not None  # type: ignore[method-assign]
-    room.bot_step = lambda decided=None: time.sleep(0.4)  # type: ignore[method-assign]  # a slow bot: 0.8 s in all
+    room.bot_step = lambda decided=None, quick=False: time.sleep(0.4)  # type: ignore[method-assign]  # a slow bot
     table = Table(room, bot_delay=0)
 
     async def both() -> int:

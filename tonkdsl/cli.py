@@ -422,7 +422,8 @@ def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, 
 @click.option("--resume", "resume", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue a game saved with --save.")
 @click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
-              help="A folder that a saved game's 'ruleset' may reach outside the save's folder and the working folder.")
+              help="A folder that the ruleset's 'extends' (or a saved game's 'ruleset') may reach outside its own "
+                   "folder and the working folder.")
 def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, stake: int, hands: int | None,
              name: str, save: Path | None, resume: Path | None, allow: tuple[Path, ...]) -> None:
     """Play Tonk against bots in the terminal under any ruleset.
@@ -441,17 +442,19 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
             game = resume_game(resume, allow_paths=allow)
             if save is not None:
                 game.save_path = save
+                game.hold_save()
         else:
             if ruleset is None:
                 raise click.UsageError("give a RULESET to play, or --resume FILE")
             if seed is None:
                 seed = _random.SystemRandom().randrange(2**31)
             game = new_game(ruleset, players=players, bots=[b.strip() for b in bots.split(",") if b.strip()],
-                            stake=stake, hands=hands, seed=seed, save=save, name=name)
+                            stake=stake, hands=hands, seed=seed, save=save, name=name, allow_paths=allow)
     except LoadError as exc:
         _bad_input(exc, False)
     except ValueError as exc:
         raise click.BadParameter(printable(str(exc))) from None
+    _check_dealable(ruleset or str(resume), game.ruleset, len(game.names), game.seed)
     screen = Screen()
     screen.say(f"{game.ruleset.name}: {len(game.names)} players ({', '.join(game.names)}), seed {game.seed}"
                + (f", saved to {game.save_path}" if game.save_path else ""))
@@ -469,6 +472,19 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
         echo(f"error: {exc}" + (f" (the game up to here is saved in {game.save_path})" if game.save_path else ""),
                    err=True)
         sys.exit(EXIT_FAIL)
+
+
+class _Seconds(click.FloatRange):
+    """A number of seconds in a range: click's FloatRange lets 'nan' through (every comparison
+    with NaN is false), and a NaN turn clock or bot delay made the stand-in play every turn."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        got = super().convert(value, param, ctx)
+        if got != got:  # NaN
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return got
 
 
 @main.command("serve")
@@ -489,16 +505,20 @@ def play_cmd(ruleset: str | None, players: int, seed: int | None, bots: str, sta
                    "seats are kept next to it (FILE.table), so that --resume keeps them.")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue a game saved with --save (by tonk serve or tonk play), with the same link and seats.")
-@click.option("--turn-time", default=None, type=click.FloatRange(5, 3600), metavar="SECONDS",
+@click.option("--turn-time", default=None, type=_Seconds(5, 3600), metavar="SECONDS",
               help="A person's time for a turn; then a bot plays their seat until they are back (a person whose "
                    "browser is gone is waited for 30 s at most, with or without it).")
-@click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0, 10),
+@click.option("--bot-delay", default=0.6, show_default=True, type=_Seconds(0, 10),
               help="Seconds between two bot actions, so that people can follow.")
+@click.option("--max-connections", default=None, type=click.IntRange(8), metavar="N",
+              help="Connections served at once (default 512, and always at least 100 below the open-file limit); "
+                   "a request that does not arrive whole in 5 seconds is closed. See docs/security.md.")
 @click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
-              help="A folder that a saved game's 'ruleset' may reach outside the save's folder and the working folder.")
+              help="A folder that the ruleset's 'extends' (or a saved game's 'ruleset') may reach outside its own "
+                   "folder and the working folder.")
 def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str, port: int, seed: int | None,
               stake: int, hands: int | None, save: Path | None, resume: Path | None, turn_time: float | None,
-              bot_delay: float, allow: tuple[Path, ...]) -> None:
+              bot_delay: float, max_connections: int | None, allow: tuple[Path, ...]) -> None:
     """Open a table in the browser for people and bots, under any ruleset (needs the 'serve' extra).
 
     Prints the link to open and, with --host 0.0.0.0, the one to share on the LAN. The link
@@ -510,6 +530,7 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
 
         from tonkdsl.tools.serve import lan_address, make_game
         from tonkdsl.tools.serve.app import create_app
+        from tonkdsl.tools.serve.guard import connection_cap, guarded_h11
         from tonkdsl.tools.serve.room import IdentityError, Room
     except ImportError as exc:
         echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[serve]'", err=True)
@@ -525,6 +546,7 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
         _bad_input(exc, False)
     except ValueError as exc:
         raise click.BadParameter(printable(str(exc))) from None
+    _check_dealable(ruleset or str(resume), game.ruleset, len(game.names), game.seed)
     kept = game.save_path.with_name(game.save_path.name + ".table") if game.save_path else None
     try:
         if resume is not None and kept is not None and not kept.exists():
@@ -550,7 +572,8 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
         echo(f"  {name}: {link}")
     if host not in ("127.0.0.1", "localhost"):
         echo("share this link with the people at the table (it carries the join code)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16_384)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16_384,
+                http=guarded_h11(connection_cap(max_connections)))
 
 
 @main.command("lint")
@@ -690,6 +713,9 @@ def new_cmd(name: str, base: str | None, folder: Path, force: bool) -> None:
         _bad_input(exc, False)
     except FileExistsError as exc:
         raise click.UsageError(f"{exc} exists already (use --force to overwrite)") from None
+    except OSError as exc:  # a --dir that cannot be made (a file on its way), a folder not writable
+        echo(f"error: cannot write into {folder}: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     for p in paths:
         echo(f"wrote {p}")
     echo(f"next: edit {paths[0]}, then 'tonk validate {paths[0]}', 'tonk lint {paths[0]}' and "
@@ -767,14 +793,19 @@ def _target(ref: str) -> str | Path:
 @click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Copy the schema into this folder as ruleset.schema.json (for the modeline "
                    "'# yaml-language-server: $schema=./ruleset.schema.json').")
-def schema_cmd(show_path: bool, write_dir: Path | None) -> None:
+@click.option("--force", is_flag=True, help="With --write: replace a ruleset.schema.json that is not tonkdsl's.")
+def schema_cmd(show_path: bool, write_dir: Path | None, force: bool) -> None:
     """Print the JSON Schema of ruleset files (for editors: see docs/rulesets.md)."""
     if write_dir is not None:
         from tonkdsl.tools.starter import write_schema
 
         try:
             write_dir.mkdir(parents=True, exist_ok=True)
-            echo(f"wrote {write_schema(write_dir)}")
+            echo(f"wrote {write_schema(write_dir, force=force)}")
+        except FileExistsError as exc:
+            echo(f"error: {exc} exists and is not tonkdsl's schema: it was left as it is (use --force to replace it)",
+                 err=True)
+            sys.exit(EXIT_BAD_INPUT)
         except OSError as exc:
             echo(f"error: cannot write the schema into {write_dir}: {exc.strerror}", err=True)
             sys.exit(EXIT_BAD_INPUT)

@@ -47,6 +47,7 @@ from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.table import Layout
 from tonkdsl.interpreter.view import MAX_ACTIONS_PER_HAND, View, observation, play_out
+from tonkdsl.language.limits import MAX_STAKE
 from tonkdsl.language.loader import load_ruleset
 from tonkdsl.language.resources import base_ruleset_name
 from tonkdsl.language.rng import Rng, derive_seed
@@ -148,6 +149,8 @@ def _setup(ruleset: str, players: int, stake: int) -> _Setup:
 
 
 def _new_setup(ruleset: str, n: int, stake: int) -> _Setup:
+    if not 1 <= stake <= MAX_STAKE:  # returns are in stakes: a stake of 0 would divide by zero
+        raise pyspiel.SpielError(f"python_tonk: the stake is a whole number from 1 to {MAX_STAKE:,}, not {stake}")
     rs = load_ruleset(ruleset)
     if not rs.players_min <= n <= rs.players_max:
         raise pyspiel.SpielError(f"python_tonk: {rs.name} is for {rs.players_min} to {rs.players_max} players, not {n}")

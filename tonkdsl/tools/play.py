@@ -7,14 +7,22 @@ per action, so a resumed game goes on as it would have.
 """
 from __future__ import annotations
 
+import atexit
+import contextlib
+import glob
 import os
 import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import IO, Any, Callable, Sequence
 
 import yaml
+
+try:  # POSIX locks on saves (lock_save); elsewhere a save is not locked
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.dealer import cut_for_deal
@@ -66,6 +74,9 @@ class Game:
     # The bots of this game, by seat of the table: each learns from the hands it sees end
     # (tell_hand_over); a game loaded from its file shows them again the ends of its hands.
     _bots: dict[int, Policy] = field(default_factory=dict, init=False, repr=False)
+    save_error: str | None = field(default=None, init=False)  # why the last save failed (None: it was written)
+    _save_told: str | None = field(default=None, init=False, repr=False)  # the save_error last told (save_news)
+    _lock: tuple[Path, IO[str]] | None = field(default=None, init=False, repr=False)  # the save held (hold_save)
 
     def __post_init__(self) -> None:
         self.session = Session(self.ruleset, len(self.names), stake=self.stake, hands=self.hands,
@@ -155,38 +166,119 @@ class Game:
         return head + yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
 
     def save(self) -> None:
+        """Write the save (atomically). A save that fails (a full disk, a folder no longer
+        writable) never stops the game: the last good save is kept, ``save_error`` says why, and
+        every later action tries again (:meth:`save_news` tells the people once)."""
         if self.save_path is None:
             return
         path = self.save_path
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent or Path(".")))
+        tmp = None
         try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent or Path(".")))
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(self.to_yaml())
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)  # atomic: a reader sees the old save or the new one, never half
+        except OSError as exc:
+            self.save_error = f"the game cannot be saved to {path} ({exc.strerror or exc})"
         except BaseException:
-            if os.path.exists(tmp):
+            if tmp is not None and os.path.exists(tmp):
                 os.unlink(tmp)
             raise
+        else:
+            self.save_error = None
+            return
+        with contextlib.suppress(OSError):
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)
+
+    def hold_save(self) -> None:
+        """Take the lock of ``save_path`` (see :func:`lock_save`); a lock held on another save by
+        this game is let go."""
+        if self.save_path is None or (self._lock is not None and self._lock[0] == self.save_path):
+            return
+        self._lock = (self.save_path, lock_save(self.save_path))
+
+    def save_news(self) -> str | None:
+        """What the people should be told about saving since they were last told: that the game
+        cannot be saved and why, or that it is saved again (None: nothing new)."""
+        if self.save_error == self._save_told:
+            return None
+        self._save_told = self.save_error
+        if self.save_error is not None:
+            return (f"Warning: {self.save_error}. Play goes on; the game is saved again as soon as it can be "
+                    "(the last good save is kept).")
+        return f"The game is saved again to {self.save_path}."
+
+
+class SaveInUse(ValueError):
+    """Another tonk process plays the same save: two would each lose the other's moves."""
+
+
+def lock_save(path: Path) -> IO[str]:
+    """Lock the save ``path`` for this process, and remove what a process killed mid-save left
+    beside it (half-written temporary files): returns the open lock file, to keep while playing.
+    A save another process holds is refused (:class:`SaveInUse`). The lock is the file
+    ``.NAME.lock`` beside the save (the save itself is replaced at every move, so it cannot hold
+    a lock); on a system without POSIX locks, only the leftovers are removed."""
+    folder = path.parent if str(path.parent) else Path(".")
+    lock_path = folder / f".{path.name}.lock"
+    key = str(lock_path.resolve())
+    if key in _HELD:  # this process holds it already (a rematch, a save resumed again)
+        return _HELD[key]
+    try:
+        held = open(lock_path, "a+", encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot lock the save {path}: {exc.strerror or exc}") from None
+    if fcntl is not None:
+        try:
+            fcntl.lockf(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            held.seek(0)
+            who = held.read().strip()[:20]
+            held.close()
+            raise SaveInUse(f"the game saved in {path} is being played by another tonk (process "
+                            f"{who or 'unknown'}): two at once would each lose the other's moves; close the other "
+                            "one first, or save this one to another file (--save)") from None
+        held.seek(0)
+        held.truncate()
+        held.write(str(os.getpid()))
+        held.flush()
+    # Only this process writes beside the save now: a temporary file there was left by a process
+    # killed mid-save (kill -9, a power cut), and is never renamed into place.
+    for leftover in folder.glob(f".{glob.escape(path.name)}.*"):
+        if leftover != lock_path and leftover.is_file() and not leftover.is_symlink():
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+    _HELD[key] = held
+    return held
+
+
+# The saves this process holds, by lock file: kept open until the process ends, because closing
+# any descriptor of a file lets go of every POSIX lock the process holds on it.
+_HELD: dict[str, IO[str]] = {}
+atexit.register(lambda: [held.close() for held in _HELD.values()])
 
 
 def new_game(ruleset_ref: str, *, players: int, bots: Sequence[str], stake: int, hands: int | None, seed: int,
-             save: Path | None, name: str = "You") -> Game:
+             save: Path | None, name: str = "You", allow_paths: Sequence[Path] = ()) -> Game:
     """A game of one person (seat 1, called ``name``) and bots at the other seats."""
     kinds = list(bots) or ["greedy"]
     if len(kinds) == 1:
         kinds = kinds * (players - 1)
     if len(kinds) != players - 1:
         raise ValueError(f"--bots names {len(kinds)} bots for {players - 1} seats")
-    return new_table(ruleset_ref, people=[name], bots=kinds, stake=stake, hands=hands, seed=seed, save=save)
+    return new_table(ruleset_ref, people=[name], bots=kinds, stake=stake, hands=hands, seed=seed, save=save,
+                     allow_paths=allow_paths)
 
 
 def new_table(ruleset_ref: str, *, people: Sequence[str], bots: Sequence[str], stake: int, hands: int | None,
-              seed: int, save: Path | None) -> Game:
-    """A game of people (named, in the first seats) and bots (in the seats after them)."""
+              seed: int, save: Path | None, allow_paths: Sequence[Path] = ()) -> Game:
+    """A game of people (named, in the first seats) and bots (in the seats after them);
+    ``allow_paths``: folders the ruleset's 'extends' may reach (--allow-path)."""
     path = resolve_name(ruleset_ref) if not ruleset_ref.endswith((".yaml", ".yml")) else Path(ruleset_ref)
-    rs = load_ruleset(path)
+    rs = load_ruleset(path, allow_paths=allow_paths)
     ref = ruleset_ref if not ruleset_ref.endswith((".yaml", ".yml")) else str(Path(ruleset_ref).resolve())
     players = len(people) + len(bots)
     if not people:
@@ -207,8 +299,10 @@ def new_table(ruleset_ref: str, *, people: Sequence[str], bots: Sequence[str], s
         raise ValueError("two people at the table have the same name")
     dealer, _cuts = cut_for_deal(rs, players, Rng(seed))
     total = hands or rs.session.hands or (None if rs.session.is_match else 1)  # a match runs to its end
-    return Game(rs, ref, list(people) + bot_names, [HUMAN] * len(people) + list(bots), stake, total, seed, dealer,
+    game = Game(rs, ref, list(people) + bot_names, [HUMAN] * len(people) + list(bots), stake, total, seed, dealer,
                 save, str(path.resolve()))
+    game.hold_save()
+    return game
 
 
 def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | None = 1) -> Game:
@@ -265,6 +359,7 @@ def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | N
             raise LoadError([scn.source.diagnostic(
                 "save-unfinished", f"hand {i + 1} of the save is not over, but another hand follows it",
                 ("deals", i))])
+    game.hold_save()
     return game
 
 
@@ -300,6 +395,9 @@ class Player:
     def run(self) -> int:
         g = self.game
         while True:
+            news = g.save_news()  # a save that failed (or works again) since the last action
+            if news:
+                self.screen.say(news)
             if g.state is None:
                 if g.session.is_over():
                     return self.finish()
@@ -320,7 +418,7 @@ class Player:
                 if self.pause and not g.session.is_over():
                     try:
                         if self.read("Press Enter for the next hand (q to stop) ").strip().lower() in ("q", "quit"):
-                            self.screen.say("Game saved." if g.save_path else "Bye.")
+                            self.screen.say(self.goodbye())
                             return 0
                     except EOFError:
                         return 0
@@ -333,8 +431,16 @@ class Player:
                 self.announce_last_round(state)
                 continue
             if not self.human_turn(state, seat):
-                self.screen.say("Game saved." if g.save_path else "Bye.")
+                self.screen.say(self.goodbye())
                 return 0
+
+    def goodbye(self) -> str:
+        g = self.game
+        if g.save_path is None:
+            return "Bye."
+        if g.save_error is not None:
+            return f"The game could not be saved: {g.save_error}; the last good save is kept."
+        return "Game saved."
 
     def announce_last_round(self, state: State) -> None:
         """Say once, when a drop with a last round is made, that the others have one last turn."""

@@ -1,6 +1,7 @@
 """``tonk new``: a starter ruleset with comments and the schema modeline, and a starter scenario."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -53,10 +54,24 @@ description: Our house rules.
 SCHEMA_NAME = "ruleset.schema.json"
 
 
-def write_schema(folder: Path) -> Path:
-    """Copy the package's schema into ``folder`` (atomically; an older copy is replaced)."""
+def _is_our_schema(path: Path) -> bool:
+    """Whether ``path`` is a copy of tonkdsl's schema (of any version): its ``$id`` is ours."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")[:2_000_000])
+    except (OSError, ValueError, RecursionError):
+        return False
+    ours = json.loads(schema_path().read_text(encoding="utf-8"))["$id"]
+    return isinstance(data, dict) and data.get("$id") == ours
+
+
+def write_schema(folder: Path, *, force: bool = False) -> Path:
+    """Copy the package's schema into ``folder`` (atomically; an older copy is replaced). A file
+    of that name that is not tonkdsl's schema is the user's own: FileExistsError, unless
+    ``force``."""
     target = folder / SCHEMA_NAME
     text = schema_path().read_text(encoding="utf-8")
+    if target.exists() and not force and not _is_our_schema(target):
+        raise FileExistsError(str(target))
     if not target.exists() or target.read_text(encoding="utf-8") != text:
         tmp = target.with_name(target.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
@@ -74,10 +89,12 @@ def write_starter(name: str, base: str, folder: Path, *, force: bool = False) ->
     for p in (ruleset_path, scenario_path):
         if p.exists() and not force:
             raise FileExistsError(str(p))
+    if (folder / SCHEMA_NAME).exists() and not force and not _is_our_schema(folder / SCHEMA_NAME):
+        raise FileExistsError(str(folder / SCHEMA_NAME))
     title = name.replace("-", " ").replace("_", " ").title()
     # The schema is copied beside the ruleset and named relatively in its modeline: the editor
     # finds it offline, from this folder, whatever the machine or the virtual environment.
-    schema = write_schema(folder)
+    schema = write_schema(folder, force=force)
     ruleset_path.write_text(RULESET.format(schema=f"./{schema.name}", title=title, base=base,
                                            file=ruleset_path.name), encoding="utf-8")
     scenario_path.write_text(_starter_scenario(ruleset_path, name), encoding="utf-8")

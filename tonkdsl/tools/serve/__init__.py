@@ -22,6 +22,7 @@ def make_game(ruleset: str | None, *, seats: int, bots: Sequence[str], names: Se
         game = resume_game(resume, allow_paths=allow_paths, people=None)
         if save is not None:
             game.save_path = save
+            game.hold_save()
         return game
     if ruleset is None:
         raise ValueError("give a RULESET to play, or --resume FILE")
@@ -32,7 +33,8 @@ def make_game(ruleset: str | None, *, seats: int, bots: Sequence[str], names: Se
     if len(given) > people:
         raise ValueError(f"--names gives {len(given)} names for {people} people")
     given += [f"Player{i}" for i in range(len(given) + 1, people + 1)]
-    game = new_table(ruleset, people=given, bots=list(bots), stake=stake, hands=hands, seed=seed, save=save)
+    game = new_table(ruleset, people=given, bots=list(bots), stake=stake, hands=hands, seed=seed, save=save,
+                     allow_paths=allow_paths)
     if hands is None and not game.ruleset.session.hands and not game.ruleset.session.is_match:
         game.hands = game.session.hands = SERVE_HANDS  # friends sit down for a session, not one hand
     return game

@@ -27,7 +27,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from importlib import resources
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -38,10 +38,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.tools.explain import explain
 from tonkdsl.tools.serve.room import Refused, Room, Seat
-from tonkdsl.tools.serve.thinking import Unthinkable, think
+from tonkdsl.tools.serve.thinking import BotTurn, Unthinkable, think
 
 MAX_MESSAGE = 4_000  # characters: the longest message a browser has reason to send
-MAX_CONNECTIONS = 64  # browsers at one table, seated or watching (each costs memory and broadcasts)
+MAX_WATCHERS = 64  # browsers without a seat at one table; a seat's own link or the join code always gets in
+JOIN_GRACE = 10.0  # seconds a browser past MAX_WATCHERS has to take a seat before it is closed
+SEND_QUEUE = 32  # messages on their way to one browser; a browser further behind is dropped (it reconnects)
+SEND_TIMEOUT = 10.0  # seconds one message may take to leave for a browser before the browser is dropped
+BOT_DECISION_LIMIT = 30.0  # seconds a bot may think in a worker; then the stand-in decides at once
 SWITCH_INTERVAL = 0.0005  # seconds: see create_app
 MAX_SECRET = 100  # characters of a join code or a seat token (ours are 8 and 22)
 
@@ -50,7 +54,9 @@ class Thinkers:
     """Where bots think. In worker processes by default: a search there never holds this
     process's interpreter lock, so no table's answer waits for another table's bot (the load
     benchmark measures it). A decision a worker cannot make (:class:`Unthinkable`, or a worker
-    gone) is made in a thread here, with the same result."""
+    gone) is made in a thread here, with the same result; a broken pool is replaced at the next
+    decision, and a decision that takes more than BOT_DECISION_LIMIT is given up for the
+    stand-in's quick one (the slow worker is stopped)."""
 
     def __init__(self, processes: int | None, threads: int) -> None:
         self.processes = max(1, (os.cpu_count() or 2) - 1) if processes is None else processes
@@ -58,26 +64,72 @@ class Thinkers:
         # Not the pool that works out answers (asyncio.to_thread's, a handful of threads), or ten
         # bots searching at ten tables would keep every other table's answers waiting behind them.
         self.threads = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="tonk-bot")
+        self.limit = BOT_DECISION_LIMIT
 
-    async def step(self, room: Room) -> None:
-        """One bot action at ``room``'s table."""
+    async def decide(self, turn: BotTurn | None) -> tuple[str | None, bool]:
+        """The text of a worker's decision for ``turn`` (None: decide at the table), and whether
+        the worker was too slow (then the table's stand-in decides quickly instead)."""
+        if turn is None or not self.processes:
+            return None, False
         loop = asyncio.get_running_loop()
-        decided = None
-        if self.processes:
-            try:
-                if self.pool is None:  # started at the first bot decision: a table of people needs none
-                    self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
-                decided = await loop.run_in_executor(self.pool, think, room.bot_turn())
-            except (Unthinkable, BrokenProcessPool, OSError):
-                decided = None
-            except AssertionError:  # no child processes here (a daemon process): threads from now on
-                self.processes = 0
-        await loop.run_in_executor(self.threads, room.bot_step, decided)
+        try:
+            if self.pool is None:  # started at the first bot decision: a table of people needs none
+                self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            return await asyncio.wait_for(loop.run_in_executor(self.pool, think, turn), self.limit), False
+        except asyncio.TimeoutError:
+            self._replace_pool()
+            return None, True
+        except BrokenProcessPool:  # a worker was killed: a new pool next time, this decision here
+            self._replace_pool()
+        except (Unthinkable, OSError):
+            pass
+        except AssertionError:  # no child processes here (a daemon process): threads from now on
+            self.processes = 0
+        return None, False
+
+    def _replace_pool(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        # A worker still thinking is stopped, not waited for (shutdown alone lets it run on).
+        for process in list(getattr(pool, "_processes", {}).values()):
+            with contextlib.suppress(Exception):
+                process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
         self.threads.shutdown(wait=False, cancel_futures=True)
+
+
+class Outbox:
+    """The messages on their way to one browser, sent in order by a task of its own, so that a
+    browser that does not read never holds up the table: past SEND_QUEUE waiting messages, or
+    a message that takes SEND_TIMEOUT to leave, the browser is dropped (``on_stuck``)."""
+
+    def __init__(self, ws: WebSocket, on_stuck: Callable[[WebSocket], None]) -> None:
+        self.ws = ws
+        self.on_stuck = on_stuck
+        self.queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE)
+        self.task = asyncio.get_running_loop().create_task(self._send_all())
+
+    def put(self, text: str) -> bool:
+        try:
+            self.queue.put_nowait(text)
+            return True
+        except asyncio.QueueFull:
+            return False
+
+    async def _send_all(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # too slow, or gone mid-send
+            self.on_stuck(self.ws)
 
 
 class Table:
@@ -88,8 +140,36 @@ class Table:
         self.bot_delay = bot_delay
         self.thinkers = thinkers or Thinkers(0, 1)
         self.clients: dict[WebSocket, Seat | None] = {}
+        self.outboxes: dict[WebSocket, Outbox] = {}
         self.lock = asyncio.Lock()
         self.clock: asyncio.Task[None] | None = None
+        self.bots: asyncio.Task[None] | None = None
+
+    def watchers(self) -> int:
+        return sum(1 for seat in self.clients.values() if seat is None)
+
+    def open_outbox(self, ws: WebSocket) -> None:
+        self.outboxes[ws] = Outbox(ws, self.drop)
+
+    def send(self, ws: WebSocket, message: dict[str, Any] | str) -> None:
+        """Queue a message for one browser (dropped if it is too far behind)."""
+        outbox = self.outboxes.get(ws)
+        if outbox is not None and not outbox.put(message if isinstance(message, str) else json.dumps(message)):
+            self.drop(ws)
+
+    def drop(self, ws: WebSocket) -> None:
+        """A browser that does not keep up, or is gone: no more messages, and its connection is
+        closed (its page reconnects and is sent the table anew)."""
+        self.clients.pop(ws, None)
+        outbox = self.outboxes.pop(ws, None)
+        if outbox is None:
+            return
+        outbox.task.cancel()
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=1013), SEND_TIMEOUT)
+        asyncio.get_running_loop().create_task(close())
 
     def seen(self) -> None:
         """Which seats some browser holds now (shown by each name; a person away is waited for
@@ -115,36 +195,53 @@ class Table:
             if self.room.time_out(key):
                 self.clock = None
                 await self.broadcast()
-                await self.run_bots()
+                self.play_bots()
 
     async def broadcast(self) -> None:
         self.seen()
         self.arm_clock()
-        clients = list(self.clients.items())
+        clients = [(ws, seat) for ws, seat in self.clients.items() if ws in self.outboxes]
         # Snapshots list the legal actions: worked out off the event loop, like every call into
         # the game, so that a slow ruleset never stops the server answering.
         texts = await asyncio.to_thread(lambda: [json.dumps(self.room.snapshot(seat)) for _, seat in clients])
         for (ws, _), text in zip(clients, texts):
-            try:
-                await ws.send_text(text)
-            except Exception:  # a browser gone mid-send: its own handler cleans up
-                self.clients.pop(ws, None)
+            self.send(ws, text)
+
+    def play_bots(self) -> None:
+        """Let the bots play their turns, in a task of the table's own (once at a time)."""
+        if self.bots is None or self.bots.done():
+            self.bots = asyncio.get_running_loop().create_task(self.run_bots())
 
     async def run_bots(self) -> None:
-        """Bots play their turns one at a time, each shown before the next. A bot thinks in a
-        worker thread: the server goes on answering (pages, other tables' messages) meanwhile."""
-        while self.room.bot_to_play():
+        """Bots play their turns one at a time, each shown before the next. The table's lock is
+        held only to read the turn and to apply the move, never while a bot waits or thinks: the
+        people's messages (a person taking their seat back from the stand-in) are answered
+        between two bot moves, and a move decided for a turn that has changed meanwhile is
+        dropped."""
+        loop = asyncio.get_running_loop()
+        while True:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            try:
-                await self.thinkers.step(self.room)
-            except RulesetError as exc:
-                self.room.failed_rule(exc)
-                break
-            except (IllegalAction, ValueError) as exc:  # an engine fault must not end the server's loop
-                self.room.failed_rule(RulesetError(f"a bot could not play ({exc})"))
-                break
-            await self.broadcast()
+            async with self.lock:
+                if not self.room.bot_to_play():
+                    return
+                key = self.room.turn_key()
+                turn = self.room.bot_turn() if self.thinkers.processes else None
+            decided, quick = await self.thinkers.decide(turn)
+            async with self.lock:
+                if self.room.turn_key() != key or not self.room.bot_to_play():
+                    continue
+                try:
+                    await loop.run_in_executor(self.thinkers.threads, self.room.bot_step, decided, quick)
+                except RulesetError as exc:
+                    self.room.failed_rule(exc)
+                    await self.broadcast()
+                    return
+                except (IllegalAction, ValueError) as exc:  # an engine fault must not end the server's loop
+                    self.room.failed_rule(RulesetError(f"a bot could not play ({exc})"))
+                    await self.broadcast()
+                    return
+                await self.broadcast()
 
 
 def _page() -> str:
@@ -190,35 +287,23 @@ def create_app(rooms: Room | Sequence[Room], *, bot_delay: float = 0.6, bot_proc
             return
         room = table.room
         await ws.accept()
-        if len(table.clients) >= MAX_CONNECTIONS:
-            await ws.send_text(json.dumps({"type": "error", "message": f"this table has {MAX_CONNECTIONS} browsers "
-                                           "connected, the most it takes (MAX_CONNECTIONS): try again later"}))
-            await ws.close(code=1013)
-            return
-        table.clients[ws] = None
+        table.open_outbox(ws)
         try:
+            if table.watchers() >= MAX_WATCHERS and not await _admitted(table, ws):
+                return
+            table.clients.setdefault(ws, None)
             async with table.lock:
-                await ws.send_text(json.dumps(await asyncio.to_thread(room.snapshot, None)))
+                table.send(ws, await asyncio.to_thread(room.snapshot, table.clients.get(ws)))
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                text = message.get("text")
-                reply: dict[str, Any] | None
-                async with table.lock:
-                    if text is None:  # a binary frame: the table speaks JSON text only
-                        reply, changed = {"type": "error", "message": "the message is not JSON text"}, False
-                    else:
-                        reply, changed = await asyncio.to_thread(_handle, table, ws, text)
-                    if reply is not None:
-                        await ws.send_text(json.dumps(reply))
-                    if changed:
-                        await table.broadcast()
-                        await table.run_bots()
+                await _receive(table, ws, message.get("text"))
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # an ordinary disconnect (or one mid-send): nothing to log
         finally:
-            held = table.clients.pop(ws, None)
+            held = table.clients.get(ws)
+            table.drop(ws)
             if held is not None and held.index not in {s.index for s in table.clients.values() if s is not None}:
                 # The others see that this person left (and their clock starts when it is their turn).
                 try:
@@ -241,6 +326,42 @@ def create_app(rooms: Room | Sequence[Room], *, bot_delay: float = 0.6, bot_proc
     app.state.tables = tables
     app.state.table = next(iter(tables.values()))  # the table of a one-table app
     return app
+
+
+async def _receive(table: Table, ws: WebSocket, text: str | None) -> None:
+    """One message from a browser: its reply to it alone, and what follows a change."""
+    async with table.lock:
+        reply: dict[str, Any] | None
+        if text is None:  # a binary frame: the table speaks JSON text only
+            reply, changed = {"type": "error", "message": "the message is not JSON text"}, False
+        else:
+            reply, changed = await asyncio.to_thread(_handle, table, ws, text)
+        if reply is not None:
+            table.send(ws, reply)
+        if changed:
+            await table.broadcast()
+            table.play_bots()
+
+
+async def _admitted(table: Table, ws: WebSocket) -> bool:
+    """A browser past MAX_WATCHERS: taken only if its first message, within JOIN_GRACE, takes a
+    seat (a seat's own link, or the join code while a seat is free); else told why and closed."""
+    why = (f"this table has {MAX_WATCHERS} watchers, the most it takes (MAX_WATCHERS): a seat's own link, or the "
+           "join code while a seat is free, still gets in")
+    try:
+        message = await asyncio.wait_for(ws.receive(), JOIN_GRACE)
+    except asyncio.TimeoutError:
+        message = {}
+    text = message.get("text")
+    if isinstance(text, str) and len(text) <= MAX_MESSAGE and '"join"' in text:
+        await _receive(table, ws, text)
+        if table.clients.get(ws) is not None:
+            return True
+    table.send(ws, {"type": "error", "message": why})
+    table.clients.pop(ws, None)
+    await asyncio.sleep(0.1)  # the error on its way before the close
+    table.drop(ws)
+    return False
 
 
 def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | None, bool]:
@@ -276,8 +397,8 @@ def _handle(table: Table, ws: WebSocket, text: str) -> tuple[dict[str, Any] | No
             room.rename(held, msg.get("name"))
             return {"type": "seat", "name": held.name, "token": held.token}, True
         room.act(held, msg.get("action"))
-    except Refused as exc:
-        return {"type": "error", "message": str(exc)}, False
+    except Refused as exc:  # (a refusal may still change the table: a person back in their seat)
+        return {"type": "error", "message": str(exc)}, exc.changed
     except RulesetError as exc:
         room.failed_rule(exc)
     return None, True

@@ -36,7 +36,12 @@ AWAY_GRACE = 30.0  # seconds a disconnected person's turn waits before the stand
 
 
 class Refused(Exception):
-    """A message the table does not take; its text is shown to the person who sent it."""
+    """A message the table does not take; its text is shown to the person who sent it.
+    ``changed``: the table changed all the same (the others are shown it)."""
+
+    def __init__(self, message: str, changed: bool = False) -> None:
+        super().__init__(message)
+        self.changed = changed
 
 
 @dataclass
@@ -135,6 +140,10 @@ class Room:
             raise bad("its seats are not the people's seats of the saved game")
         if not all(ok_text(s.get("token")) and isinstance(s.get("claimed"), bool) for s in seats):
             raise bad("each seat needs its 'token' (text) and 'claimed' (true or false)")
+        tokens = [s["token"] for s in seats]
+        if len(set(tokens)) != len(tokens) or data["code"] in tokens:
+            # One seat's link would take another's seat: the file was damaged or edited.
+            raise bad("two seats share one secret (or a seat's secret is the join code)")
         self.table_id, self.code = data["table"], data["code"]
         for seat, saved in zip(self.seats, seats):
             seat.token, seat.claimed = saved["token"], saved["claimed"]
@@ -220,6 +229,7 @@ class Room:
         """The person of ``seat`` is back: the stand-in leaves their seat."""
         if seat.index in self.away:
             self.away.discard(seat.index)
+            self.turn_started = time.monotonic()  # their clock starts again, or it would ring at once
             self._say(f"{seat.name} is back.")
 
     def seat_links(self, base: str) -> dict[str, str]:
@@ -235,10 +245,18 @@ class Room:
         self.last_move = self.drawn = None
         self.turn_started = time.monotonic()
         self._say(f"Hand {g.session.index + 1}: {dealer} deals.")
+        self.tell_saving()
 
     def _say(self, line: str) -> None:
         self.log.append(line)
         del self.log[:-LOG_LINES]
+
+    def tell_saving(self) -> None:
+        """Say once that the game cannot be saved and why, or that it is saved again (the
+        snapshot's ``save_error`` keeps it in every page's status line meanwhile)."""
+        news = self.game.save_news()
+        if news:
+            self._say(news)
 
     def act(self, seat: Seat, text: Any) -> None:
         """Apply the action ``text`` for ``seat``, or raise Refused with the engine's reason."""
@@ -260,18 +278,29 @@ class Room:
             return self.next_hand()
         if words == ["rematch"]:
             return self.rematch()
+        # A person who acts while the stand-in plays for them takes their seat back at once,
+        # whether or not the action can still be played ("back" does only that).
+        was_away = seat.index in self.away
+        self.back(seat)
+        if words == ["back"]:
+            if not was_away:
+                raise Refused("you are in your seat: nobody plays for you")
+            return None
         state = g.state
         if state is None or state.is_terminal():
-            raise Refused("the hand is over: deal the next one")
+            raise Refused("the hand is over: deal the next one", changed=was_away)
         here = self.local_seat(seat)
         if here is None:
-            raise Refused("you are out of the match")
+            raise Refused("you are out of the match", changed=was_away)
         legal = state.legal_actions() if state.current_player() == here else []
         before = list(state.hands[here])
         try:
             action = parse_input(text, legal, g.ruleset.drop_called) if legal else A.parse_action(text)
             g.apply(here, action)
         except (A.ActionSyntaxError, IllegalAction) as exc:
+            if was_away:
+                raise Refused(f"you have your seat back, but the bot that played for you moved first: {exc}",
+                              changed=True) from None
             raise Refused(f"not possible: {exc}") from None
         if type(action) in (A.DrawStock, A.DrawDiscard):
             # The card that came in (a multiset difference: two decks hold identical cards).
@@ -294,6 +323,7 @@ class Room:
                 self._say(f"{g.names[s]} is out of the match.")
             if g.session.is_over():
                 self._say(f"The game is over: {self._winners_text()}.")
+                self.tell_saving()
                 return
         if g.session.is_over():
             raise Refused("the game is over")
@@ -336,6 +366,7 @@ class Room:
     def _after_action(self, seat: int, action: A.Action) -> None:
         state = self.game.state
         self.turn_started = time.monotonic()
+        self.tell_saving()
         if state is None:
             return
         names = self.game.hand_names()
@@ -381,9 +412,10 @@ class Room:
         return BotTurn(STAND_IN if g.seats[g_seat] == HUMAN else g.seats[g_seat], g.ruleset_file, players,
                        dealt_with, played, seat, g.bot_seed(), tuple(str(a) for a in state.legal_actions()))
 
-    def bot_step(self, decided: str | None = None) -> None:
+    def bot_step(self, decided: str | None = None, quick: bool = False) -> None:
         """One bot action: ``decided`` (the text a worker process chose for :meth:`bot_turn`), else
-        the bot decides here. The caller waits between steps so that people can follow."""
+        the bot decides here (``quick``: the stand-in's decision, when the bot's own took too
+        long). The caller waits between steps so that people can follow."""
         g = self.game
         state = g.state
         assert state is not None
@@ -392,8 +424,10 @@ class Room:
         if decided is not None:
             action = A.parse_action(decided)
         else:
-            bot = policy(STAND_IN) if g.seats[g_seat] == HUMAN else g.bot(seat)
+            bot = policy(STAND_IN) if g.seats[g_seat] == HUMAN or quick else g.bot(seat)
             action = bot(observation(state, seat), state.legal_actions(), g.bot_rng())
+            if quick:
+                self._say(f"{g.hand_names()[seat]} took too long to think: a quick move instead.")
         g.apply(seat, action)
         stand_in = " (the stand-in bot)" if g.seats[g_seat] == HUMAN else ""
         self._say(f"{g.hand_names()[seat]}{stand_in}: {action}")
@@ -448,6 +482,7 @@ class Room:
             "hand_number": session.index + (1 if state is not None else 0), "hands_total": g.hands,
             "game_over": over_now, "points": rs.score_sheet != "money",
             "words": {"drop": rs.drop_called}, "scoring": self._scoring_words(),
+            "save_error": g.save_error,  # the page's status line says it while saving fails
         }
         if not self.started:
             data["lobby"] = {
@@ -515,7 +550,10 @@ class Room:
         data["stake"] = state.stake
         data["pot"] = state.pot if rs.ante is not None else None
         data["to_play"] = names[active[current]] if current is not None else None
-        data["legal"] = [str(a) for a in state.legal_actions()] if current is not None and current == here else []
+        # A person the stand-in plays for is offered no move: "back" (or any click) takes the seat back.
+        data["away"] = seat is not None and seat.index in self.away
+        data["legal"] = ([str(a) for a in state.legal_actions()] if current is not None and current == here
+                         and not data["away"] else [])
         if out is not None:
             data["over"] = {
                 "end": out.end, "winners": [names[active[w]] for w in out.winners],

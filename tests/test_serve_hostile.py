@@ -1,0 +1,154 @@
+"""tonk serve against a rude browser, a broken disk and a slow request (issue 74), each against a
+real `tonk serve` on 127.0.0.1 started as a person starts it (tests/live_serve.py), with bounded
+time: a browser that never reads, requests sent by halves, a save folder that goes away, and a
+person whose turn clock ran out taking their seat back."""
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+import pytest
+
+pytest.importorskip("starlette", reason="tonk serve needs the 'serve' extra")
+pytest.importorskip("websockets.sync.client", reason="these tests drive tonk serve over WebSockets")
+
+from live_serve import LiveServe, Person  # noqa: E402
+from tonkdsl.language.rng import Rng  # noqa: E402
+from tonkdsl.tools.serve.guard import REQUEST_TIMEOUT  # noqa: E402
+
+
+def _play(people: list[Person], rng: Rng, moves: int, answer_within: float = 10.0) -> int:
+    """The people play ``moves`` moves as fast as they are offered (a random legal move, never a
+    drop; the next hand dealt when one ends). Fails when the table leaves them with nothing for
+    ``answer_within`` seconds. Returns the moves played."""
+    played = 0
+    quiet_since = time.monotonic()
+    while played < moves:
+        for p in people:
+            got = list(p.messages(timeout=0.002))
+            if got:
+                quiet_since = time.monotonic()
+            s = p.latest
+            if s.get("legal"):
+                choices = [a for a in s["legal"] if a.split()[0] not in ("drop", "knock", "fold")] or s["legal"]
+                p.act(rng.choice(choices))
+                s["legal"] = []  # answered: wait for the next state
+                played += 1
+            elif s.get("over") and not s.get("game_over") and s.get("you"):
+                p.act(f"next hand {s['hand_number']}")  # (the page sends the number of the hand just played)
+                s["over"] = None
+        if time.monotonic() - quiet_since > answer_within:
+            raise AssertionError(f"the table stopped answering after {played} moves")
+    return played
+
+
+def test_a_browser_that_never_reads_is_dropped_and_the_table_plays_on() -> None:
+    with LiveServe("standard", "--seats", "3", "--bots", "greedy", "--bot-delay", "0", "--hands", "500") as srv:
+        watcher = srv.watcher_that_never_reads()
+        ann, bob = srv.person(), srv.person()
+        try:
+            # Before the fix the table stopped answering everyone after a few hundred moves, once
+            # the watcher's socket buffers were full.
+            assert _play([ann, bob], Rng(1), moves=1000) == 1000
+            # The watcher was dropped: the server closed its connection.
+            assert _is_closed(watcher, 30)
+        finally:
+            watcher.close()
+            ann.close()
+            bob.close()
+
+
+def _half_request(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow")  # never finished
+    return s
+
+
+def _is_closed(s: socket.socket, within: float) -> bool:
+    s.settimeout(within)
+    try:
+        while True:
+            data = s.recv(4096)
+            if not data:
+                return True
+    except ConnectionResetError:
+        return True
+    except (socket.timeout, TimeoutError):
+        return False
+
+
+def test_half_sent_requests_are_closed_and_connections_are_capped() -> None:
+    with LiveServe("standard", "--seats", "2", "--max-connections", "40") as srv:
+        held = [_half_request(srv.port) for _ in range(40)]
+        try:
+            # Past the cap, a connection is answered 503 and closed at once.
+            extra = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert extra.recv(4096).startswith(b"HTTP/1.1 503")
+            extra.close()
+            # The half-sent requests are closed after REQUEST_TIMEOUT seconds (all still open 30 s
+            # later before the fix), and a newcomer gets the page again.
+            assert all(_is_closed(s, REQUEST_TIMEOUT + 5) for s in held)
+            page = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            page.sendall(f"GET /t/{srv.table} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            assert page.recv(4096).startswith(b"HTTP/1.1 200")
+            page.close()
+        finally:
+            for s in held:
+                s.close()
+
+
+def test_a_save_that_fails_is_told_the_table_plays_on_and_saving_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    save = folder / "s.yaml"
+    with LiveServe("standard", "--seats", "2", "--bots", "greedy", "--save", str(save), "--bot-delay", "0",
+                   "--hands", "50") as srv:
+        ann = srv.person()
+        try:
+            _play([ann], Rng(2), moves=6)
+            assert save.exists()
+            folder.rename(tmp_path / "gone")  # the folder is gone (a disk unmounted, a folder moved away)
+            _play([ann], Rng(3), moves=6)  # the table answers, every move
+            assert ann.latest["save_error"].startswith(f"the game cannot be saved to {save}")
+            assert any(line.startswith("Warning: the game cannot be saved to") and "Play goes on" in line
+                       for line in ann.latest["log"])
+            folder.mkdir()  # the folder is back: the next move is saved, with every move before it
+            _play([ann], Rng(4), moves=3)
+            assert ann.latest["save_error"] is None
+            assert any(line == f"The game is saved again to {save}." for line in ann.latest["log"])
+            assert "actions:" in save.read_text(encoding="utf-8")
+        finally:
+            ann.close()
+    from tonkdsl.tools.play import resume_game
+    game = resume_game(save, people=None)  # the save holds the whole game: it resumes
+    assert game.deals
+
+
+def test_a_person_whose_clock_ran_out_takes_the_seat_back_at_once() -> None:
+    with LiveServe("standard", "--seats", "2", "--bots", "greedy", "--turn-time", "5", "--bot-delay", "0.3",
+                   "--hands", "50") as srv:
+        ann = srv.person()
+        try:
+            deadline = time.monotonic() + 30
+            while not ann.latest.get("legal") and time.monotonic() < deadline:
+                list(ann.messages(timeout=0.2))
+            assert ann.latest.get("legal"), "Ann's turn never came"
+            # Ann waits: after 5 s the stand-in plays for her, and her page says so (no moves offered).
+            deadline = time.monotonic() + 15
+            while not ann.latest.get("away") and time.monotonic() < deadline:
+                list(ann.messages(timeout=0.2))
+            assert ann.latest["away"] and ann.latest["legal"] == []
+            assert any("ran out of time: a bot plays for them until they are back." in line for line in ann.latest["log"])
+            # "I am back": the seat is hers at once, and her next turn is offered to her, not played.
+            ann.act("back")
+            deadline = time.monotonic() + 10
+            while ann.latest.get("away") and time.monotonic() < deadline:
+                list(ann.messages(timeout=0.2))
+            assert not ann.latest["away"] and any(line.endswith("is back.") for line in ann.latest["log"])
+            deadline = time.monotonic() + 20
+            while not ann.latest.get("legal") and time.monotonic() < deadline:
+                list(ann.messages(timeout=0.2))
+            assert ann.latest.get("legal"), "the stand-in kept Ann's seat"
+        finally:
+            ann.close()
