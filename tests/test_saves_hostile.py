@@ -125,3 +125,35 @@ def test_the_lock_is_taken_once_per_process(tmp_path: Path) -> None:
     save = tmp_path / "g.yaml"
     assert lock_save(save) is lock_save(save)  # a rematch or a second resume in one process
     assert issubclass(SaveInUse, ValueError)
+
+
+def test_a_long_game_saves_quickly_and_resumes(tmp_path: Path) -> None:
+    # 700 hands at a big table: the save (about 0.8 MB, 120,000 YAML nodes) was past the limits of
+    # a file to read, so the game could never be resumed, and every move dumped it all again.
+    import yaml
+
+    from tonkdsl.interpreter.view import observation
+    from tonkdsl.tools.bots import policy
+    from tonkdsl.tools.play import new_table
+
+    game = new_table("big-table", people=["Ann"], bots=["greedy"] * 7, stake=1, hands=1000, seed=3, save=None)
+    ann = policy("random")
+    for _ in range(700):
+        state = game.start_hand()
+        while not state.is_terminal():
+            seat = state.current_player()
+            bot = game.bot(seat) if game.seats[game.session.seats[seat]] != "human" else ann
+            game.apply(seat, bot(observation(state, seat), state.legal_actions(), game.bot_rng()))
+        game.finish_hand()
+    # The text is the whole game dumped at once, made from the hands over (dumped once) and this one.
+    data = {"ruleset": game.ruleset_ref, "players": game.names, "dealer": game.names[game.first_dealer],
+            "stake": game.stake, "session_hands": game.hands, "play": {"seats": game.seats, "seed": game.seed},
+            "deals": game.deals}
+    assert game.to_yaml().split("\n", 1)[1] == yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
+    started = time.perf_counter()
+    game.to_yaml()
+    assert time.perf_counter() - started < 0.2  # 1.25 s a move before
+    game.save_path = tmp_path / "long.yaml"
+    game.save()
+    again = resume_game(game.save_path, people=1)
+    assert len(again.deals) == 700 and again.session.index == game.session.index

@@ -313,7 +313,7 @@ def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> 
     """Read and check a scenario file; raises :class:`LoadError` listing every problem. Its
     ``ruleset`` may name a shipped ruleset or a file as :func:`may_read` allows."""
     p = FsPath(path)
-    src = load_yaml_file(p)
+    src = load_yaml_file(p, scenario=True)
     r = _Reader(src, p)
     d = src.data
     if not isinstance(d, dict):
