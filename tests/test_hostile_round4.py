@@ -203,3 +203,14 @@ def test_ismcts_plays_the_demand_recipe_through() -> None:
             else:
                 state.apply_action(bot.step(state))
         assert sum(state.returns()) == pytest.approx(0)
+
+
+def test_a_lone_surrogate_is_refused_where_it_is_written(write) -> None:
+    # "\udc80" in a ruleset's name gave tracebacks in validate, explain, diff, simulate, tournament and
+    # play, and a 500 on tonk serve's rules page.
+    path = write("s.yaml", 'extends: standard\nname: "Ann\\udc80s table"\n')
+    for command in (["validate", str(path)], ["explain", str(path)], ["simulate", str(path), "-n", "1"]):
+        res = CliRunner().invoke(main, command)
+        assert res.exit_code == 2, command
+        assert ("s.yaml:2:7: error[yaml-value]: cannot read this value: it holds \\udc80, a lone surrogate, which is "
+                "not a character (write the character itself)") in res.output

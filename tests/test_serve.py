@@ -291,9 +291,13 @@ def test_a_bot_thinks_without_stopping_the_server() -> None:
     from tonkdsl.tools.serve.app import Table
 
     room = _room(seats=2, bots=("greedy",), seed=8)
-    steps = iter(range(2))
-    room.bot_to_play = lambda: next(steps, None) is not None  # type: ignore[method-assign]
-    room.bot_step = lambda decided=None, quick=False: time.sleep(0.4)  # type: ignore[method-assign]  # a slow bot
+    moves: list[str | None] = []
+
+    def slow(decided: str | None = None, quick: bool = False) -> None:  # a slow bot: 0.8 s in all
+        time.sleep(0.4)
+        moves.append(decided)
+    room.bot_to_play = lambda: len(moves) < 2  # type: ignore[method-assign]
+    room.bot_step = slow  # type: ignore[method-assign]
     table = Table(room, bot_delay=0)
 
     async def both() -> int:
@@ -648,3 +652,40 @@ def test_a_table_stopped_in_its_lobby_opens_again_with_its_link_seats_and_chosen
     kept.write_text(kept.read_text().replace('"Ann"', '"Greedy1"'))
     with pytest.raises(IdentityError, match="its seats are not the people's seats"):
         table(5)
+
+
+def test_the_table_answers_while_a_bot_thinks() -> None:
+    # A strong bot thinking for minutes at a big table held the table's lock: no browser was
+    # answered meanwhile. The lock is now taken only to read the turn and to apply the move.
+    import asyncio
+    import time
+
+    from tonkdsl.tools.serve.app import Table
+
+    room = _room(seats=2, bots=("greedy",), seed=8)
+    while not room.bot_to_play():
+        state = room.game.state
+        assert state is not None
+        room.act(room.seats[0], str(state.legal_actions()[0]))
+    plan = room.bot_plan
+
+    def slow_plan(quick: bool = False) -> Any:
+        decide = plan(quick)
+
+        def thinking() -> str:
+            time.sleep(1.0)
+            return decide()
+        return thinking
+    room.bot_plan = slow_plan  # type: ignore[method-assign]
+    table = Table(room, bot_delay=0)
+
+    async def answered_while_thinking() -> float:
+        bots = asyncio.ensure_future(table.run_bots())
+        await asyncio.sleep(0.3)  # the bot is thinking now
+        started = time.perf_counter()
+        async with table.lock:  # what answering a browser takes
+            waited = time.perf_counter() - started
+        await bots
+        return waited
+    assert asyncio.run(answered_while_thinking()) < 0.2
+    assert any("Greedy1:" in line for line in room.log)  # and the bot did play

@@ -7,6 +7,8 @@ any other custom tag is an error, never code.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
@@ -235,6 +237,7 @@ def _convert(node: yaml.Node, path: Path, src: Source, counter: list[int], depth
             if not isinstance(key_node, yaml.ScalarNode):
                 raise _error(src.file, src.text, "yaml-key", "a mapping key must be a plain word", kline, kcol)
             key = str(yaml.SafeLoader.construct_scalar(yaml.SafeLoader(""), key_node))
+            _no_surrogate(src, key, kline, kcol)
             if key in out:
                 raise _error(src.file, src.text, "yaml-duplicate-key",
                              f"the key '{key}' appears twice in the same mapping", kline, kcol)
@@ -252,7 +255,10 @@ def _convert(node: yaml.Node, path: Path, src: Source, counter: list[int], depth
         return items
     loader = yaml.SafeLoader("")
     try:
-        return loader.construct_object(node, deep=True)
+        value = loader.construct_object(node, deep=True)
+        if isinstance(value, str):
+            _no_surrogate(src, value, line, col)
+        return value
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         if "Exceeds the limit" in str(exc) and "digits" in str(exc):  # Python's guard on huge integers
             message = ("cannot read this value: a number of more than 4,300 digits (numbers in ruleset "
@@ -262,6 +268,19 @@ def _convert(node: yaml.Node, path: Path, src: Source, counter: list[int], depth
         raise _error(src.file, src.text, "yaml-value", message, line, col)
     finally:
         loader.dispose()
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogate(src: Source, text: str, line: int, col: int) -> None:
+    """A lone surrogate ("\\udc80" in a quoted string) is no character: no file, page or terminal
+    can hold it, and printing or sending it failed far from here. Refused where it is written."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        bad = found.group()
+        raise _error(src.file, src.text, "yaml-value", f"cannot read this value: it holds \\u{ord(bad):04x}, a lone "
+                     "surrogate, which is not a character (write the character itself)", line, col)
 
 
 def load_yaml_file(path: str | FsPath, display: str | None = None, *, scenario: bool = False) -> Source:

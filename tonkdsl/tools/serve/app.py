@@ -228,6 +228,15 @@ class Table:
                 key = self.room.turn_key()
                 turn = self.room.bot_turn() if self.thinkers.processes else None
             decided, quick = await self.thinkers.decide(turn)
+            if decided is None:  # no worker: the bot thinks in a thread here, on a clone of the hand
+                async with self.lock:
+                    if self.room.turn_key() != key or not self.room.bot_to_play():
+                        continue
+                    plan = self.room.bot_plan(quick)
+                try:
+                    decided = await loop.run_in_executor(self.thinkers.threads, plan)
+                except RulesetError:
+                    decided = None  # said by bot_step, which meets the same failure under the lock
             async with self.lock:
                 if self.room.turn_key() != key or not self.room.bot_to_play():
                     continue

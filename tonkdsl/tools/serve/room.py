@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
@@ -411,6 +411,18 @@ class Room:
         players, dealt_with = g.session.dealt_with
         return BotTurn(STAND_IN if g.seats[g_seat] == HUMAN else g.seats[g_seat], g.ruleset_file, players,
                        dealt_with, played, seat, g.bot_seed(), tuple(str(a) for a in state.legal_actions()))
+
+    def bot_plan(self, quick: bool = False) -> Callable[[], str]:
+        """The decision of the bot to play, to be made away from the table: it reads a clone of
+        the hand, so the table may answer (and change) meanwhile. ``quick``: the stand-in's."""
+        g = self.game
+        state = g.state
+        assert state is not None
+        seat = state.current_player()
+        g_seat = g.session.seats[seat]
+        bot = policy(STAND_IN) if g.seats[g_seat] == HUMAN or quick else g.bot(seat)
+        twin, rng = state.clone(), g.bot_rng()
+        return lambda: str(bot(observation(twin, seat), twin.legal_actions(), rng))
 
     def bot_step(self, decided: str | None = None, quick: bool = False) -> None:
         """One bot action: ``decided`` (the text a worker process chose for :meth:`bot_turn`), else
