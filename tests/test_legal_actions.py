@@ -20,8 +20,9 @@ FOLDER = Path(__file__).resolve().parent / ".." / "test-artifacts" / "legality"
 FOLDER.mkdir(parents=True, exist_ok=True)
 TARGETS = targets(FOLDER)
 # The seeds each target plays at each table size (two sizes at most): 12 in the README's run
-# (about 1,900 targets, 43,000 hands), many more in the exploring profile.
-SEEDS = range(64 if os.environ.get("HYPOTHESIS_PROFILE") in ("explore", "thorough") else 12)
+# (884 rulesets, 20,076 hands), 256 in the exploring profile (428,288 hands), which finds the
+# case pinned below at big-table's seed 217 by itself.
+SEEDS = range(256 if os.environ.get("HYPOTHESIS_PROFILE") in ("explore", "thorough") else 12)
 
 
 @pytest.mark.parametrize("name", sorted(TARGETS))

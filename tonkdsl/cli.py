@@ -211,8 +211,11 @@ def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -
               help="Write one JSON line per hand (one ruleset only).")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False, path_type=Path),
               help="Draw endings and money per seat to a .png or .svg (needs the 'plot' extra).")
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that the ruleset's 'extends' may reach outside its own folder and the working folder.")
 def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int, bots: str, stake: int,
-                 workers: int, scheduler: str | None, as_json: bool, out: Path | None, plot: Path | None) -> None:
+                 workers: int, scheduler: str | None, as_json: bool, out: Path | None, plot: Path | None,
+                 allow: tuple[Path, ...]) -> None:
     """Play seeded hands between bots and report what the rules do, with 95% confidence intervals.
 
     With several rulesets, differences from the first that are significant at the 95% level
@@ -223,6 +226,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
     from tonkdsl.tools.report_sim import compare, render_text
 
     names = [b.strip() for b in bots.split(",")]
+    allowed = tuple(str(a.resolve()) for a in allow)  # absolute: the workers load the ruleset again
     if len(names) == 1:
         names *= players
     unknown = [p for p in map(bot_problem, names) if p]
@@ -241,11 +245,11 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
             sys.exit(EXIT_BAD_INPUT)
     specs = []
     for ref in rulesets:
-        key, rs = _simulated_ruleset(ref, as_json)
+        key, rs = _simulated_ruleset(ref, as_json, allowed)
         if not rs.players_min <= players <= rs.players_max:
             raise click.BadParameter(f"{printable(rs.name)} is for {_player_span(rs)} players", param_hint="--players")
         _check_dealable(ref, rs, players, seed)
-        specs.append((ref, rs, sim.Spec(key, tuple(names), seed, stake)))
+        specs.append((ref, rs, sim.Spec(key, tuple(names), seed, stake, allowed)))
     results = []
     try:
         for ref, rs, spec in specs:
@@ -283,7 +287,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
     echo(render_text(results, marks, names, seed))
 
 
-def _simulated_ruleset(ref: str, as_json: bool) -> tuple[str, Any]:
+def _simulated_ruleset(ref: str, as_json: bool, allow: tuple[str, ...] = ()) -> tuple[str, Any]:
     """The key by which simulate's workers load ``ref`` (a shipped name or an absolute path)
     and the ruleset; an unreadable or invalid file stops the command (exit 2)."""
     from tonkdsl.tools.simulate import ruleset_of
@@ -291,7 +295,7 @@ def _simulated_ruleset(ref: str, as_json: bool) -> tuple[str, Any]:
     target = _target(ref)
     key = str(Path(target).resolve()) if isinstance(target, Path) else target
     try:
-        return key, ruleset_of(key)
+        return key, ruleset_of(key, allow)
     except LoadError as exc:
         _bad_input(exc, as_json)
 
@@ -315,7 +319,7 @@ def _check_dealable(ref: str, rs: Any, players: int, seed: int) -> None:
 
 def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler: str | None, handle: Any,
                        label: str, quiet: bool) -> Any:
-    unit = "matches" if sim.ruleset_of(spec.ruleset).session.is_match else "hands"
+    unit = "matches" if sim.ruleset_of(spec.ruleset, spec.allow).session.is_match else "hands"
     with _progress_bar(f"simulating {label}", hands, unit, quiet) as progress:
         return sim.run(spec, hands, workers=workers, scheduler=scheduler, out=handle, progress=progress)
 
@@ -639,13 +643,15 @@ _FORMAT_OF_SUFFIX = {".md": "md", ".markdown": "md", ".txt": "text", ".html": "h
 @click.option("--format", "fmt", type=click.Choice(["md", "text", "html"]), default="text", show_default=True)
 @click.option("--stake", default=1, show_default=True, type=click.IntRange(1, MAX_STAKE), help="Work amounts out for this stake.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
-def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None) -> None:
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that the ruleset's 'extends' may reach outside its own folder and the working folder.")
+def explain_cmd(ruleset: str, fmt: str, stake: int, output: Path | None, allow: tuple[Path, ...]) -> None:
     """Print a complete rules sheet of RULESET, made from its data."""
     from tonkdsl.language.loader import load_ruleset
     from tonkdsl.tools.explain import explain
 
     try:
-        rs = load_ruleset(_target(ruleset))
+        rs = load_ruleset(_target(ruleset), allow_paths=allow)
     except LoadError as exc:
         _bad_input(exc, False)
     if output is not None and output.suffix.lower() in _FORMAT_OF_SUFFIX and _FORMAT_OF_SUFFIX[output.suffix.lower()] != fmt:

@@ -51,6 +51,7 @@ class Spec:
     bots: tuple[str, ...]
     seed: int
     stake: int = 1
+    allow: tuple[str, ...] = ()  # folders the ruleset's 'extends' may reach (absolute; --allow-path)
 
     @property
     def players(self) -> int:
@@ -58,10 +59,11 @@ class Spec:
 
 
 @lru_cache(maxsize=8)
-def ruleset_of(ref: str) -> Ruleset:
+def ruleset_of(ref: str, allow: tuple[str, ...] = ()) -> Ruleset:
     """The ruleset a :class:`Spec` names, loaded once per process (the CLI loads it through
-    here too, so that a run compiles its expressions once)."""
-    return load_ruleset(Path(ref) if ref.endswith((".yaml", ".yml")) else ref)
+    here too, so that a run compiles its expressions once); ``allow``: folders its 'extends' may
+    reach besides its own and the working folder (--allow-path)."""
+    return load_ruleset(Path(ref) if ref.endswith((".yaml", ".yml")) else ref, allow_paths=[Path(a) for a in allow])
 
 
 # A ruleset with a pot and no session length is played as a table plays it: the pot carries
@@ -83,7 +85,7 @@ MATCH_CHUNK = 20  # matches per task sent to a worker
 def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False, *,
                  ruleset: Ruleset | None = None, bots: Sequence[Policy] | None = None) -> tuple[Tally, list[str]]:
     """Play ``hands`` hands from hand index ``first_hand`` (whole sessions); a worker's task."""
-    rs = ruleset if ruleset is not None else ruleset_of(spec.ruleset)
+    rs = ruleset if ruleset is not None else ruleset_of(spec.ruleset, spec.allow)
     # Bots of the task's own: a bot that learns from the hands it sees (tell_hand_over) learns over
     # the task's hands, which do not depend on the number of workers (a match's bots, over the match).
     fresh = bots is None
@@ -180,10 +182,10 @@ def _scored(outcome: Outcome, score_ids: frozenset[str]) -> tuple[str, ...]:
 
 
 def _chunks(spec: Spec, hands: int, per_match: bool = False) -> list[tuple[int, int]]:
-    if ruleset_of(spec.ruleset).session.is_match:  # 'hands' counts matches
+    if ruleset_of(spec.ruleset, spec.allow).session.is_match:  # 'hands' counts matches
         size = 1 if per_match else MATCH_CHUNK  # in this process, a task per match: the bar moves each match
         return [(start, min(size, hands - start)) for start in range(0, hands, size)]
-    length = session_length(ruleset_of(spec.ruleset))
+    length = session_length(ruleset_of(spec.ruleset, spec.allow))
     size = max(length, (CHUNK_HANDS // length) * length)
     return [(start, min(size, hands - start)) for start in range(0, hands, size)]
 
@@ -197,7 +199,7 @@ def run(spec: Spec, hands: int, *, workers: int = 1, scheduler: str | None = Non
     """Simulate ``hands`` hands; the result does not depend on ``workers`` or ``scheduler``."""
     here = workers <= 1 and scheduler is None
     tasks = [(spec, start, n, out is not None) for start, n in _chunks(spec, hands, per_match=here)]
-    matches = ruleset_of(spec.ruleset).session.is_match
+    matches = ruleset_of(spec.ruleset, spec.allow).session.is_match
     total = Tally(spec.players)
     done = 0
     for tally, lines in _results(tasks, workers, scheduler):
