@@ -127,6 +127,7 @@ def test_the_lock_is_taken_once_per_process(tmp_path: Path) -> None:
     assert issubclass(SaveInUse, ValueError)
 
 
+@pytest.mark.slow
 def test_a_long_game_saves_quickly_and_resumes(tmp_path: Path) -> None:
     # 700 hands at a big table: the save (about 0.8 MB, 120,000 YAML nodes) was past the limits of
     # a file to read, so the game could never be resumed, and every move dumped it all again.

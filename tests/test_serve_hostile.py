@@ -1,9 +1,13 @@
 """tonk serve against a rude browser, a broken disk and a slow request (issue 74), each against a
 real `tonk serve` on 127.0.0.1 started as a person starts it (tests/live_serve.py), with bounded
-time: a browser that never reads, requests sent by halves, a save folder that goes away, and a
-person whose turn clock ran out taking their seat back."""
+time: a browser that never reads, requests sent by halves, a save folder that goes away, a
+person whose turn clock ran out taking their seat back, a killed bot worker, and watchers that
+fill a table while a seated person comes back."""
 from __future__ import annotations
 
+import json
+import os
+import signal
 import socket
 import time
 from pathlib import Path
@@ -11,8 +15,10 @@ import pytest
 
 pytest.importorskip("starlette", reason="tonk serve needs the 'serve' extra")
 pytest.importorskip("websockets.sync.client", reason="these tests drive tonk serve over WebSockets")
+pytestmark = pytest.mark.slow  # real servers, a few seconds each (the quick run leaves them out)
 
 from live_serve import LiveServe, Person  # noqa: E402
+from websockets.sync.client import connect  # noqa: E402
 from tonkdsl.language.rng import Rng  # noqa: E402
 from tonkdsl.tools.serve.guard import REQUEST_TIMEOUT  # noqa: E402
 
@@ -152,3 +158,67 @@ def test_a_person_whose_clock_ran_out_takes_the_seat_back_at_once() -> None:
             assert ann.latest.get("legal"), "the stand-in kept Ann's seat"
         finally:
             ann.close()
+
+
+def _workers(pid: int) -> set[int]:
+    """The bot worker processes of the server ``pid`` (spawned children running multiprocessing)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and b"spawn_main" in cmdline:
+            found.add(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the bot workers in /proc")
+def test_a_killed_bot_worker_is_replaced_and_the_table_plays_on() -> None:
+    with LiveServe("standard", "--seats", "2", "--bots", "greedy", "--bot-delay", "0", "--hands", "50") as srv:
+        ann = srv.person()
+        try:
+            _play([ann], Rng(5), moves=6)  # the greedy bot has decided in a worker by now
+            first = _workers(srv.proc.pid)
+            assert first, "no bot worker process"
+            for pid in first:
+                os.kill(pid, signal.SIGKILL)  # the OOM killer, a kill -9
+            _play([ann], Rng(6), moves=12)  # the table answers, the bot plays on
+            deadline = time.monotonic() + 20
+            while not (_workers(srv.proc.pid) - first) and time.monotonic() < deadline:
+                _play([ann], Rng(7), moves=2)
+            assert _workers(srv.proc.pid) - first, "the bots kept thinking in the server's own process"
+        finally:
+            ann.close()
+
+
+def test_watchers_never_keep_a_seated_person_out() -> None:
+    from tonkdsl.tools.serve.app import MAX_WATCHERS
+
+    with LiveServe("standard", "--seats", "3", "--bots", "greedy", "--bot-delay", "0", "--hands", "5") as srv:
+        ann = srv.person()
+        token = ann.seat["token"]
+        ann.close()
+        watchers = [connect(srv.ws_url, open_timeout=10).__enter__() for _ in range(MAX_WATCHERS)]
+        try:
+            for w in watchers:
+                w.recv(timeout=10)  # each is sent the table
+            # Ann's reconnect with her own seat link gets in (it was refused with 64 browsers there).
+            back = srv.person(token=token)
+            assert back.name == ann.name
+            # So does a newcomer with the join code while a seat is free.
+            bob = srv.person()
+            assert bob.name != ann.name
+            # One more watcher is told why and closed.
+            extra = connect(srv.ws_url, open_timeout=10).__enter__()
+            extra.send(json.dumps({"type": "act", "action": "draw stock"}))
+            reply = json.loads(extra.recv(timeout=15))
+            assert reply["type"] == "error" and reply["message"].startswith(f"this table has {MAX_WATCHERS} watchers")
+            back.close()
+            bob.close()
+        finally:
+            for w in watchers:
+                w.__exit__(None, None, None)

@@ -44,7 +44,8 @@ MAX_MESSAGE = 4_000  # characters: the longest message a browser has reason to s
 MAX_WATCHERS = 64  # browsers without a seat at one table; a seat's own link or the join code always gets in
 JOIN_GRACE = 10.0  # seconds a browser past MAX_WATCHERS has to take a seat before it is closed
 SEND_QUEUE = 32  # messages on their way to one browser; a browser further behind is dropped (it reconnects)
-SEND_TIMEOUT = 10.0  # seconds one message may take to leave for a browser before the browser is dropped
+SEND_TIMEOUT = 5.0  # seconds one message may take to leave for a browser before the browser is dropped
+CLOSE_TIMEOUT = 2.0  # seconds the close of a dropped browser's connection may take
 BOT_DECISION_LIMIT = 30.0  # seconds a bot may think in a worker; then the stand-in decides at once
 SWITCH_INTERVAL = 0.0005  # seconds: see create_app
 MAX_SECRET = 100  # characters of a join code or a seat token (ours are 8 and 22)
@@ -167,8 +168,10 @@ class Table:
         outbox.task.cancel()
 
         async def close() -> None:
+            # A browser that does not read does not read the close frame either: past a moment
+            # the close is given up, and the connection is dropped with it.
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(code=1013), SEND_TIMEOUT)
+                await asyncio.wait_for(ws.close(code=1013), CLOSE_TIMEOUT)
         asyncio.get_running_loop().create_task(close())
 
     def seen(self) -> None:
