@@ -55,7 +55,7 @@ def test_a_browser_that_never_reads_is_dropped_and_the_table_plays_on() -> None:
         try:
             # Before the fix the table stopped answering everyone after a few hundred moves, once
             # the watcher's socket buffers were full.
-            assert _play([ann, bob], Rng(1), moves=1000) == 1000
+            assert _play([ann, bob], Rng(1), moves=1000) >= 1000
             # The watcher was dropped: the server closed its connection.
             assert _is_closed(watcher, 30)
         finally:

@@ -189,22 +189,19 @@ class Game:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)  # atomic: a reader sees the old save or the new one, never half
+            tmp = None
         except OSError as exc:
             self.save_error = f"the game cannot be saved to {path} ({exc.strerror or exc})"
-        except BaseException:
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        else:
-            self.save_error = None
             return
-        with contextlib.suppress(OSError):
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
+        finally:
+            if tmp is not None:  # not renamed into place: never left beside the save
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+        self.save_error = None
 
     def hold_save(self) -> None:
-        """Take the lock of ``save_path`` (see :func:`lock_save`); a lock held on another save by
-        this game is let go."""
+        """Take the lock of ``save_path`` (see :func:`lock_save`): at the start, and when the game
+        is saved to another file (--resume A --save B)."""
         if self.save_path is None or (self._lock is not None and self._lock[0] == self.save_path):
             return
         self._lock = (self.save_path, lock_save(self.save_path))

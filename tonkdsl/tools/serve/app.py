@@ -99,8 +99,9 @@ class Thinkers:
         pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        # The workers are stopped, not left to wait for work: a pool shut down without waiting
+        # left them running for good once the server had gone (orphans, one per worker).
+        self._replace_pool()
         self.threads.shutdown(wait=False, cancel_futures=True)
 
 
