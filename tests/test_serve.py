@@ -689,3 +689,28 @@ def test_the_table_answers_while_a_bot_thinks() -> None:
         return waited
     assert asyncio.run(answered_while_thinking()) < 0.2
     assert any("Greedy1:" in line for line in room.log)  # and the bot did play
+
+
+def test_a_fault_the_bots_did_not_expect_is_said_at_the_table() -> None:
+    import asyncio
+
+    from tonkdsl.tools.serve.app import Table
+
+    room = _room(seats=2, bots=("greedy",), seed=8)
+    while not room.bot_to_play():
+        state = room.game.state
+        assert state is not None
+        room.act(room.seats[0], str(state.legal_actions()[0]))
+
+    def broken(decided: str | None = None, quick: bool = False) -> None:
+        raise KeyError("a table of the engine")
+    room.bot_step = broken  # type: ignore[method-assign]
+    table = Table(room, bot_delay=0)
+
+    async def play() -> None:
+        table.play_bots()
+        assert table.bots is not None
+        await asyncio.wait([table.bots])
+        await asyncio.sleep(0.1)  # the table is told
+    asyncio.run(play())
+    assert room.log[-1] == "The ruleset failed: a bot could not play ('a table of the engine')"

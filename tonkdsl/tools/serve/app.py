@@ -215,6 +215,19 @@ class Table:
         """Let the bots play their turns, in a task of the table's own (once at a time)."""
         if self.bots is None or self.bots.done():
             self.bots = asyncio.get_running_loop().create_task(self.run_bots())
+            self.bots.add_done_callback(self._bots_done)
+
+    def _bots_done(self, task: "asyncio.Task[None]") -> None:
+        """A fault the bots' task did not expect is said at the table (its log and status), never
+        lost in a task nobody awaits; the people can still play, end or rematch."""
+        if task.cancelled() or task.exception() is None:
+            return
+        self.room.failed_rule(RulesetError(f"a bot could not play ({task.exception()})"))
+
+        async def tell() -> None:
+            async with self.lock:
+                await self.broadcast()
+        asyncio.get_running_loop().create_task(tell())
 
     async def run_bots(self) -> None:
         """Bots play their turns one at a time, each shown before the next. The table's lock is
