@@ -216,7 +216,7 @@ def test_a_lone_surrogate_is_refused_where_it_is_written(write) -> None:
                 "not a character (write the character itself)") in res.output
 
 
-def test_allow_path_reaches_the_ruleset_argument_of_play_simulate_and_explain(tmp_path: Path,
+def test_allow_path_reaches_the_ruleset_argument_of_play_simulate_explain_and_tournament(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     # The extends-outside error named --allow-path, which play and serve applied to a save only,
     # and simulate and explain did not have.
@@ -226,7 +226,8 @@ def test_allow_path_reaches_the_ruleset_argument_of_play_simulate_and_explain(tm
     (tmp_path / "mine" / "m.yaml").write_text("extends: ../base/b.yaml\nname: Mine\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path / "mine")
     for command, stdin in ((["play", "m.yaml"], "quit\n"), (["simulate", "m.yaml", "-n", "5"], None),
-                           (["explain", "m.yaml"], None)):
+                           (["explain", "m.yaml"], None), (["tournament", "m.yaml", "-n", "2", "--bots",
+                                                           "random,greedy", "--workers", "2"], None)):
         refused = CliRunner().invoke(main, command, input=stdin)
         assert refused.exit_code == 2 and "error[extends-outside]" in refused.output, command
         allowed = CliRunner().invoke(main, [*command, "--allow-path", "../base"], input=stdin)

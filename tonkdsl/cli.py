@@ -367,7 +367,10 @@ def _progress_bar(label: str, total: int, unit: str, quiet: bool) -> Iterator[Ca
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Processes on this machine (the results do not depend on it, the costs do).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, workers: int, as_json: bool) -> None:
+@click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="A folder that the ruleset's 'extends' may reach outside its own folder and the working folder.")
+def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, workers: int, as_json: bool,
+                   allow: tuple[Path, ...]) -> None:
     """Every pair of bots on the same duplicate deals, two players: margins with 95% intervals,
     a ranking by rating (margin against the field's average) with Elo beside it, and each bot's
     time per decision.
@@ -387,9 +390,10 @@ def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, 
     twice = sorted({b for b in names if names.count(b) > 1})
     if twice:
         raise click.BadParameter(f"{', '.join(twice)} listed twice: each bot plays every other once", param_hint="--bots")
+    allowed = tuple(str(a.resolve()) for a in allow)  # absolute: the workers load the ruleset again
     keys = []
     for ref in rulesets:
-        key, rs = _simulated_ruleset(ref, as_json)
+        key, rs = _simulated_ruleset(ref, as_json, allowed)
         if not rs.players_min <= 2 <= rs.players_max:
             echo(f"error: {ref}: {printable(rs.name)} is for {_player_span(rs)} players; a tournament seats two",
                  err=True)
@@ -401,7 +405,8 @@ def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, 
     try:
         for ref, key in keys:
             with _progress_bar(f"tournament {ref}", hands, "hands", quiet=as_json) as progress:
-                results.append(tour.run(key, names, deals, seed, label=ref, workers=workers, progress=progress))
+                results.append(tour.run(key, names, deals, seed, label=ref, workers=workers, progress=progress,
+                                        allow=allowed))
     except (RulesetError, ValueError, OSError) as exc:
         echo(f"error: {exc}", err=True)
         sys.exit(EXIT_FAIL)

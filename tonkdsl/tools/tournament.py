@@ -78,7 +78,8 @@ def play_deals(ruleset: Ruleset, first: Policy, second: Policy, seed: int, start
     return margins
 
 
-Task = tuple[str, str, str, int, int, int]  # ruleset key, first bot, second bot, seed, first deal, deals
+# ruleset key, first bot, second bot, seed, first deal, deals, folders its 'extends' may reach
+Task = tuple[str, str, str, int, int, int, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -90,11 +91,11 @@ class Part:
 
 
 def _task(task: Task) -> Part:
-    ref, first, second, seed, start, count = task
+    ref, first, second, seed, start, count, allow = task
     # Bots of the task's own: a bot that learns from the hands it sees end learns over a task's
     # deals, the same whatever the workers (tasks below).
     a, b = Timed(new_policy(first)), Timed(new_policy(second))
-    margins = play_deals(ruleset_of(ref), a, b, seed, start, count)
+    margins = play_deals(ruleset_of(ref, allow), a, b, seed, start, count)
     return Part(margins, ((a.decisions, a.seconds), (b.decisions, b.seconds)))
 
 
@@ -142,23 +143,24 @@ def pairs_of(bots: Sequence[str]) -> list[tuple[int, int]]:
     return [(i, j) for i in range(len(bots)) for j in range(i + 1, len(bots))]
 
 
-def tasks(ref: str, bots: Sequence[str], deals: int, seed: int) -> list[Task]:
+def tasks(ref: str, bots: Sequence[str], deals: int, seed: int, allow: tuple[str, ...] = ()) -> list[Task]:
     """Every pair's deals in chunks of ``MAX_CHUNK_DEALS``: the workers share them and the bar moves.
     A chunk is a sitting whose bots are new (_task), the same whatever the workers."""
-    return [(ref, bots[i], bots[j], seed, start, min(MAX_CHUNK_DEALS, deals - start))
+    return [(ref, bots[i], bots[j], seed, start, min(MAX_CHUNK_DEALS, deals - start), allow)
             for i, j in pairs_of(bots) for start in range(0, deals, MAX_CHUNK_DEALS)]
 
 
 def run(ref: str, bots: Sequence[str], deals: int, seed: int, *, label: str | None = None, workers: int = 1,
-        progress: Callable[[int], None] | None = None) -> Tournament:
+        progress: Callable[[int], None] | None = None, allow: tuple[str, ...] = ()) -> Tournament:
     """Play the tournament on the ruleset ``ref`` (a shipped name or an absolute path, see
-    ``simulate.ruleset_of``); ``progress`` is told the hands played so far."""
+    ``simulate.ruleset_of``, with the folders ``allow`` its 'extends' may reach); ``progress`` is
+    told the hands played so far."""
     if len(bots) < 2:
         raise ValueError("a tournament needs at least two bots")
     if len(set(bots)) < len(bots):
         raise ValueError("a bot is listed twice: " + ", ".join(sorted({b for b in bots if bots.count(b) > 1})))
-    rs = ruleset_of(ref)
-    work = tasks(ref, bots, deals, seed)
+    rs = ruleset_of(ref, allow)
+    work = tasks(ref, bots, deals, seed, allow)
     margins: dict[tuple[str, str], list[tuple[float, float]]] = {}
     decisions = dict.fromkeys(bots, 0)
     seconds = dict.fromkeys(bots, 0.0)
