@@ -654,6 +654,16 @@ def test_a_table_stopped_in_its_lobby_opens_again_with_its_link_seats_and_chosen
         table(5)
 
 
+def _room_where_a_bot_plays() -> Room:
+    """A table of one person and the greedy bot, played until the bot is to play."""
+    room = _room(seats=2, bots=("greedy",), seed=8)
+    while not room.bot_to_play():
+        state = room.game.state
+        assert state is not None
+        room.act(room.seats[0], str(state.legal_actions()[0]))
+    return room
+
+
 def test_the_table_answers_while_a_bot_thinks() -> None:
     # A strong bot thinking for minutes at a big table held the table's lock: no browser was
     # answered meanwhile. The lock is now taken only to read the turn and to apply the move.
@@ -662,11 +672,7 @@ def test_the_table_answers_while_a_bot_thinks() -> None:
 
     from tonkdsl.tools.serve.app import Table
 
-    room = _room(seats=2, bots=("greedy",), seed=8)
-    while not room.bot_to_play():
-        state = room.game.state
-        assert state is not None
-        room.act(room.seats[0], str(state.legal_actions()[0]))
+    room = _room_where_a_bot_plays()
     plan = room.bot_plan
 
     def slow_plan(quick: bool = False) -> Any:
@@ -696,11 +702,7 @@ def test_a_fault_the_bots_did_not_expect_is_said_at_the_table() -> None:
 
     from tonkdsl.tools.serve.app import Table
 
-    room = _room(seats=2, bots=("greedy",), seed=8)
-    while not room.bot_to_play():
-        state = room.game.state
-        assert state is not None
-        room.act(room.seats[0], str(state.legal_actions()[0]))
+    room = _room_where_a_bot_plays()
 
     def broken(decided: str | None = None, quick: bool = False) -> None:
         raise KeyError("a table of the engine")
