@@ -16,6 +16,7 @@ from tonkdsl.interpreter.asking import Asking
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
 from tonkdsl.interpreter.table import ASK
 from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.rules.slapping import Slap
 from tonkdsl.interpreter.engine import MAX_TURNS, IllegalAction, State, deal
 from tonkdsl.language.resources import shipped_ruleset_names
 from tonkdsl.language.rng import Rng
@@ -80,7 +81,7 @@ def assert_grouped(s: State, legal: Any) -> None:
         rest = legal.without(kind)
         again = A.ActionList.grouped(a for a in legal if type(a) is not kind)
         assert rest == again and rest.spans == again.spans and rest.discard_cards == legal.discard_cards
-    absent = next(k for k in (A.Demand, A.Slap, A.Fold) if k not in legal.spans)
+    absent = next(k for k in (A.Demand, Slap, A.Fold) if k not in legal.spans)
     assert legal.without(absent) is legal  # nothing to leave out: the list itself, no copy
 
 
@@ -211,7 +212,7 @@ def test_clone_copies_every_slot(ref: Any, seed: int, steps: int, choice_seed: i
 MUTABLE_PARTS = (list, TableSpread, PlayerStats)
 
 
-ILLEGAL_PROBES = [A.Discard("JK"), A.Hit(("AS",), 99), A.Spread(("2C", "9D", "KH")), A.Slap("AS", 1),
+ILLEGAL_PROBES = [A.Discard("JK"), A.Hit(("AS",), 99), A.Spread(("2C", "9D", "KH")), Slap("AS", 1),
                   A.Drop(), A.DrawStock(), A.DrawDiscard(), A.Claim(), A.Discard("AS")]
 
 

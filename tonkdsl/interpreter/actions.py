@@ -80,15 +80,6 @@ class Claim(Action):
 
 
 @dataclass(frozen=True)
-class Slap(Action):
-    card: str
-    target: int
-
-    def __str__(self) -> str:
-        return f"slap {self.card} on {self.target}"
-
-
-@dataclass(frozen=True)
 class Eat(Action):
     """Take the last discard out of turn (where the ruleset allows eating)."""
 
@@ -158,8 +149,15 @@ class ActionList(list[Action]):
         return out
 
 
-_USAGE = ("actions are: drop | draw stock | draw discard | spread <cards> | hit <cards> on <n> | "
-          "discard <card> | claim | slap <card> on <n> | eat | fold | demand | pass")
+_CORE_USAGE = ("drop", "draw stock", "draw discard", "spread <cards>", "hit <cards> on <n>", "discard <card>", "claim")
+_ASKED_USAGE = ("eat", "fold", "demand", "pass")
+
+
+def usage() -> str:
+    """Every action's text, the constructs' too (tonkdsl/interpreter/rules/)."""
+    from tonkdsl.interpreter.rules import RULES  # the constructs' actions are built on this module's
+
+    return "actions are: " + " | ".join([*_CORE_USAGE, *(u for r in RULES for u in r.usage), *_ASKED_USAGE])
 
 
 def _cards(words: list[str], what: str) -> tuple[str, ...]:
@@ -171,7 +169,7 @@ def _cards(words: list[str], what: str) -> tuple[str, ...]:
         raise ActionSyntaxError(str(exc)) from None
 
 
-def _target(words: list[str], what: str) -> tuple[tuple[str, ...], int]:
+def parse_target(words: list[str], what: str) -> tuple[tuple[str, ...], int]:
     if len(words) < 3 or words[-2].lower() != "on":
         raise ActionSyntaxError(f"write '{what} <card> on <spread number>', e.g. '{what} 8S on 1'")
     try:
@@ -187,7 +185,7 @@ def parse_action(text: str) -> Action:
     """Parse one action (without the player name); raises :class:`ActionSyntaxError`."""
     words = text.split()
     if not words:
-        raise ActionSyntaxError("empty action; " + _USAGE)
+        raise ActionSyntaxError("empty action; " + usage())
     verb, rest = words[0].lower(), words[1:]
     if verb == "drop" and not rest:
         return Drop()
@@ -211,15 +209,15 @@ def parse_action(text: str) -> Action:
     if verb == "spread":
         return Spread(_cards(rest, "spread"))
     if verb == "hit":
-        cards, n = _target(rest, "hit")
+        cards, n = parse_target(rest, "hit")
         return Hit(cards, n)
     if verb == "discard":
         if len(rest) != 1:
             raise ActionSyntaxError("write 'discard <card>' with exactly one card, e.g. 'discard 6S'")
         return Discard(_cards(rest, "discard")[0])
-    if verb == "slap":
-        cards, n = _target(rest, "slap")
-        if len(cards) != 1:
-            raise ActionSyntaxError("a slap plays exactly one card")
-        return Slap(cards[0], n)
-    raise ActionSyntaxError(f"'{text.strip()}' is not an action; " + _USAGE)
+    from tonkdsl.interpreter.rules import verbs  # imported here: the constructs' modules import this one
+
+    parse = verbs().get(verb)
+    if parse is not None:
+        return parse(rest)
+    raise ActionSyntaxError(f"'{text.strip()}' is not an action; " + usage())

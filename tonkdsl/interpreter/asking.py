@@ -208,8 +208,8 @@ def close(state: "State", asking: Asking) -> None:
         state.phase = START
         discarder, card = state.current, state.discard_pile[-1]
         state._next_turn()
-        if state._outcome is None and state.ruleset.slapping is not None:
-            state._open_slap_window(card, discarder)
+        if state._outcome is None:
+            state._discard_passed(discarder, card)
         return
     state.phase = asking.resume
     if state.sitting_out >> state.current & 1:  # the player to move folded: their turn is over

@@ -10,6 +10,7 @@ from itertools import combinations, product
 from operator import or_
 
 from tonkdsl.interpreter.actions import Discard, Hit, Spread
+from tonkdsl.interpreter.rules import Plan, plan_for
 from tonkdsl.language.expr.compiler import NOT_CONSTANT
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
@@ -69,7 +70,7 @@ class MeldRules:
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
-        "spread_checked", "free_discard_draw", "play_conditions", "naturals_bind")
+        "spread_checked", "free_discard_draw", "play_conditions", "naturals_bind", "plan")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -99,6 +100,9 @@ class MeldRules:
         self.ids_by_name = {n: tuple(v) for n, v in ids.items()}
         self.only_id = {n: v[0] for n, v in ids.items() if len(v) == 1}  # names one card has
         self.has_claims = any(w.claim is not None for w in rs.deal_wins)
+        # The ruleset's constructs by the steps they act at (tonkdsl/interpreter/rules/): empty
+        # for most rulesets, so that each of the turn's hooks is one test of an empty tuple.
+        self.plan: Plan = plan_for(rs)
         self.draws_stock = "stock" in rs.draw_from
         self.draws_discard = "discard" in rs.draw_from
         # The rules of turn.in_turn by (step, action): the conditions on the player to move's own

@@ -13,6 +13,7 @@ from typing import Any, Callable, Final, Mapping, Sequence
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.melds import MeldRules
+from tonkdsl.interpreter.rules import rule_of_kind
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
 from tonkdsl.interpreter.table import (ASK, DISCARDED, DREW_STOCK, DROP_DECLINED, EXTRA, LAID, MAX_TURNS, OVER, PLAY,
@@ -68,7 +69,7 @@ class TurnRules:
     taken_discard: int | None
     hit_cards_this_turn: int
     stats: list[PlayerStats]
-    slap_window: tuple[int, int] | None
+    pending: object | None
     out_of_turn_seat: int | None
     spread_log: list[tuple[int, int]]
     _outcome: Outcome | None
@@ -131,7 +132,7 @@ class TurnRules:
         if seat is not None and seat != current:
             if self.phase == ASK:  # a player further down may answer at once
                 return asking.options(self, seat, with_pass=False)  # type: ignore[arg-type]
-            return self._slap_options(seat)
+            return self.melds.plan.options(self, seat)  # type: ignore[arg-type]
         phase = self.phase
         if phase == PLAY:
             return self._play_options(current)
@@ -139,7 +140,7 @@ class TurnRules:
             return self._start_options(current)
         if phase == ASK:
             return asking.options(self)  # type: ignore[arg-type]
-        out = A.ActionList()  # EXTRA: the slapper discards any card
+        out = A.ActionList()  # EXTRA: a player who owes an extra discard discards any card
         out.spans = {}
         out.discard_cards = _NO_CARDS
         self._add_discards(out, current, None)
@@ -160,14 +161,15 @@ class TurnRules:
             kinds |= 8
         if kinds & 12 == 12 and self.ruleset.must_take is not None and self._test(self.ruleset.must_take, seat):
             kinds &= ~4  # the discard must be taken: no draw from the stock
-        slaps = self._slap_options(seat) if self.slap_window is not None else None
+        # What a construct offers while the table waits on it (a discard that may be slapped).
+        extra = self.melds.plan.options(self, seat) if self.pending is not None else None  # type: ignore[arg-type]
         actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
         out = _ACTION_LIST(actions)
         out.discard_cards = _NO_CARDS
-        if slaps:  # the slaps come first
-            n = len(slaps)
-            out[:0] = slaps
-            out.spans = {A.Slap: (0, n), **{k: (a + n, b + n) for k, (a, b) in spans.items()}}
+        if extra:  # the constructs' actions come first
+            n = len(extra)
+            out[:0] = extra
+            out.spans = {**_spans_of(extra), **{k: (a + n, b + n) for k, (a, b) in spans.items()}}
         else:
             out.spans = spans  # shared: the spans of an ActionList are read, never changed
         return out
@@ -289,28 +291,6 @@ class TurnRules:
             out.spans[_DISCARD] = (len(out), len(out) + len(cards))
             out += map(discard_of.__getitem__, cards)
             out.discard_cards = cards
-
-    def _slap_options(self, seat: int) -> list[A.Action]:
-        slapping = self.ruleset.slapping
-        if slapping is None or self.slap_window is None or self.phase != START:
-            return []
-        if slapping.priority == "next_player" and seat != self.current:
-            return []
-        card, _discarder = self.slap_window
-        out: list[A.Action] = []
-        for i, sp in enumerate(self.spreads):
-            if self._slap_fits(seat, card, sp):
-                out.append(A.Slap(self.pack.names[card], i + 1))
-        return out
-
-    def _slap_fits(self, seat: int, card: int, sp: TableSpread) -> bool:
-        slapping = self.ruleset.slapping
-        if slapping is None or not self._may_hit(seat, sp):
-            return False
-        check = self.melds.is_book if sp.kind == "book" else self.melds.is_run
-        if not check(sp.cards + [card]):
-            return False
-        return bool(self._eval(slapping.allowed, self._ctx(actor=seat, owner=sp.owner)))
 
     def _held_spread(self, seat: int) -> tuple[int, ...] | None:
         """A spread the player holds and must lay before discarding, if the ruleset says so."""
@@ -526,11 +506,12 @@ class TurnRules:
         return None
 
     def apply(self, action: A.Action | str, player: int | None = None) -> None:
-        """Apply an action of the player to act, or of ``player`` out of turn (a slap).
+        """Apply an action of the player to act, or of ``player`` out of turn (a construct's play
+        out of turn, or an answer when asked).
 
         Raises :class:`IllegalAction` with the reason."""
         # The common case first: the player to act, in a phase where this kind of action is
-        # played. Everything else (text, a slap, out of turn, an extra discard, the hand
+        # played. Everything else (text, a construct's action, out of turn, an extra discard, the hand
         # over, the wrong phase) takes the long way, which also words the refusals.
         handler = _HANDLERS[self.phase].get(type(action))
         if handler is not None and player is None and self.out_of_turn_seat is None:
@@ -550,12 +531,16 @@ class TurnRules:
             return self._apply_asked(action, player)
         seat = self.out_of_turn_seat if self.out_of_turn_seat is not None else self.current
         kind = type(action)
-        if kind is A.Slap:
-            return self._slap(seat if player is None else player, action)  # type: ignore[arg-type]
+        rule = self.melds.plan.by_kind.get(kind)
+        if rule is not None:  # a construct's own action (tonkdsl/interpreter/rules/)
+            return rule.play(self, seat if player is None else player, action)  # type: ignore[arg-type]
         if player is not None and player != seat:
-            raise IllegalAction("only a slap may be played out of turn")
+            raise IllegalAction(self._not_out_of_turn())
         handler = _HANDLERS[self.phase].get(kind)
         if handler is None:
+            unused = rule_of_kind(kind)
+            if unused is not None:
+                raise IllegalAction(f"this ruleset has no {unused.key.replace('_', ' ')}")
             raise IllegalAction(self._out_of_phase(action))
         handler(self, seat, action)
         return None
@@ -567,8 +552,9 @@ class TurnRules:
         who = asked if player is None else player
         if who is None:  # pragma: no cover - a seat is always asked in this phase
             raise IllegalAction("nobody is asked now")
-        if isinstance(action, A.Slap):
-            return self._slap(who, action)
+        rule = self.melds.plan.by_kind.get(type(action))
+        if rule is not None:
+            return rule.play(self, who, action)  # type: ignore[arg-type]
         if isinstance(action, A.Pass):
             if who != asked:
                 raise IllegalAction("you are not asked now: pass when it is your turn to answer")
@@ -583,12 +569,12 @@ class TurnRules:
                 raise IllegalAction("the hand is over")
             return self._apply_other(action, None)
         if player is not None and player != asked:
-            raise IllegalAction("only a slap, or an answer you are offered, may be played out of turn")
+            raise IllegalAction(self._not_out_of_turn("an answer you are offered"))
         raise IllegalAction(asking.refusal(state, who, action))
 
     def _out_of_phase(self, action: A.Action) -> str:
         if self.phase == EXTRA:
-            return "you slapped: discard an extra card now"
+            return "you owe an extra discard: discard a card now"
         if self.phase == ASK:  # pragma: no cover - _apply_asked words the refusals of this phase
             return asking.refusal(self, self.current_player(), action)  # type: ignore[arg-type]
         if isinstance(action, (A.Eat, A.Pass, A.Fold, A.Demand)):
@@ -759,9 +745,10 @@ class TurnRules:
         if discard_flow and self._after_discard(seat, card):
             return
         self._next_turn()
-        # Slapping first: most rulesets have none, so the common path skips the outcome test.
-        if rs.slapping is not None and self._outcome is None:
-            self._open_slap_window(card, seat)
+        # The constructs that act after a discard (a slap window): most rulesets have none, so
+        # the common path skips the outcome test.
+        if melds.plan.on_discard and self._outcome is None:
+            self._discard_passed(seat, card)
 
     def _do_extra_discard(self, seat: int, action: A.Discard) -> None:
         (card,) = self._take_ids(seat, (action.card,))
@@ -775,7 +762,7 @@ class TurnRules:
         if not self.hands[seat] and self._test(self.ruleset.going_out_allowed, seat):
             self._end("out_on_discard", actor=seat)
             return
-        self._open_slap_window(card, seat)
+        self._discard_passed(seat, card)
 
     def _refuse_stranding(self, seat: int, cards: Sequence[int], action: A.Action) -> None:
         if self._strands(seat, cards, action):
@@ -783,35 +770,15 @@ class TurnRules:
             raise IllegalAction(f"that would leave you holding only {name}, which you took from the discard "
                                 "pile this turn and may not discard")
 
-    def _open_slap_window(self, card: int, discarder: int) -> None:
-        if self.ruleset.slapping is not None:
-            self.slap_window = (card, discarder)
+    def _discard_passed(self, seat: int, card: int) -> None:
+        """The constructs that act once ``seat``'s discard of ``card`` has passed the turn on."""
+        for rule in self.melds.plan.on_discard:
+            rule.discarded(self, seat, card)  # type: ignore[arg-type]
 
-    def _slap(self, seat: int, action: A.Slap) -> None:
-        slapping = self.ruleset.slapping
-        if slapping is None:
-            raise IllegalAction("this ruleset has no slapping")
-        if self.slap_window is None or self.phase != START:
-            raise IllegalAction("there is no discard to slap now")
-        card, discarder = self.slap_window
-        if self.pack.names[card] != action.card:
-            raise IllegalAction(f"only the last discard ({self.pack.names[card]}) may be slapped")
-        if slapping.priority == "next_player" and seat != self.current:
-            raise IllegalAction("only the next player may slap in this ruleset")
-        if action.target > len(self.spreads):
-            raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
-        sp = self.spreads[action.target - 1]
-        if not self._slap_fits(seat, card, sp):
-            raise IllegalAction(f"{action.card} cannot be slapped onto spread {action.target}")
-        self.discard_pile.pop()
-        self.slap_window = None
-        sp.cards, sp.fits = sorted(sp.cards + [card], key=self.melds.table_order.__getitem__), None
-        self.stats[seat].hits += 1
-        self._event("spread_hit", seat, owner=sp.owner, spread=tuple(sp.cards))
-        extra = slapping.own_card_extra_discard if seat == discarder else slapping.extra_discard
-        if extra and self.hands[seat]:
-            self.out_of_turn_seat = seat
-            self.phase = EXTRA
+    def _not_out_of_turn(self, besides: str = "") -> str:
+        """Why an action is refused out of turn, with what may be played out of turn here."""
+        may = [u for rule in self.melds.plan.rules for u in rule.usage] + ([besides] if besides else [])
+        return "it is not your turn" + (f": out of turn you may play only {' or '.join(may)}" if may else "")
 
     def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:
         """Map card names to ids in ``seat``'s hand; identical cards (jokers, several decks)
@@ -851,8 +818,11 @@ class TurnRules:
             record.append((seat, LAID, c))
 
     def _draw(self, seat: int, card: int, from_discard: bool) -> None:
-        self.slap_window = None  # the discard is dead once the next player draws
         melds = self.melds
+        on_draw = melds.plan.on_draw
+        if on_draw:  # the constructs that end at a draw (a discard is dead once the next player draws)
+            for rule in on_draw:
+                rule.drew(self, seat)  # type: ignore[arg-type]
         # Recorded before the card joins the hand: whether a drop was open is asked of the hand
         # the player chose not to drop (as _start_options asks it).
         kind = TOOK if from_discard else DREW_STOCK
@@ -980,6 +950,15 @@ _DISCARDS_ONLY: dict[int, dict[type, tuple[int, int]]] = {}
 def _discards_only(n: int) -> dict[type, tuple[int, int]]:
     made = _DISCARDS_ONLY[n] = {A.Discard: (0, n)}
     return made
+
+
+def _spans_of(actions: Sequence[A.Action]) -> dict[type, tuple[int, int]]:
+    """The spans of a list whose actions of each kind stand together."""
+    spans: dict[type, tuple[int, int]] = {}
+    for i, action in enumerate(actions):
+        lo, _ = spans.get(type(action), (i, i))
+        spans[type(action)] = (lo, i + 1)
+    return spans
 
 
 def _finished(out: A.ActionList, spans: dict[type, tuple[int, int]], cards: Sequence[int]) -> A.ActionList:

@@ -214,5 +214,6 @@ class TurnFlow(TurnRules):
 
     def may_act_out_of_turn(self, seat: int, action: A.Action) -> bool:
         """Whether ``seat`` may play ``action`` though another player is asked (the asking of
-        the ruleset's windows: tonkdsl/interpreter/asking.py)."""
-        return asking.may_act(self, seat, action)  # type: ignore[arg-type]
+        the ruleset's windows: tonkdsl/interpreter/asking.py), or it is an action of one of the
+        ruleset's constructs (tonkdsl/interpreter/rules/), which says itself whether it may."""
+        return type(action) in self.melds.plan.by_kind or asking.may_act(self, seat, action)  # type: ignore[arg-type]

@@ -138,7 +138,7 @@ ROLES: dict[str, str] = {
     "dropper": "the player who dropped (drop endings only)",
     "payer": "the player paying (payout amounts only)",
     "payee": "the player receiving (payout amounts only)",
-    "owner": "the owner of the spread hit (counter events, slapping, hits.allowed and the hit rules of turn.in_turn only)",
+    "owner": "the owner of the spread hit (where a spread is hit: counter events, hits.allowed, the hit rules of turn.in_turn, a construct that plays onto a spread)",
     "scored": "the player whose score changes (score entries only)",
 }
 # Plain attribute reads are operator.attrgetter: called from C, with no Python frame.

@@ -15,6 +15,7 @@ from tonkdsl.language.diagnostics import Diagnostic, Path
 from tonkdsl.language.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
 from tonkdsl.language.merge import Doc
 from tonkdsl.language.names import SIDE_NAMES, holder_chooses, make_names
+from tonkdsl.language.schema_check import construct_schemas
 
 MAX_PLAYERS = 12  # the schema's limit on players.max
 # The most cards one seat may be dealt: the schema's hand_size limit (12) plus one extra card.
@@ -25,6 +26,8 @@ ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhau
 # The moments of a hand when players other than the one to move may be asked to act.
 MOMENTS = ("after_deal", "turn_start", "after_draw", "after_discard")
 PLAYERS = list_of(PLAYER)
+# The types an x-expr field of the schema names.
+_EXPR_TYPES = {"bool": BOOL, "num": NUM, "players": PLAYERS}
 
 
 @dataclass(frozen=True)
@@ -68,14 +71,6 @@ class Ending:
     void_if: Compiled | None
     payouts: tuple[Transfer, ...]
     scores: tuple[ScoreEntry, ...] = ()
-
-
-@dataclass(frozen=True)
-class Slapping:
-    allowed: Compiled
-    priority: str  # "first": anyone may slap; "next_player": only the player about to draw
-    extra_discard: bool
-    own_card_extra_discard: bool
 
 
 @dataclass(frozen=True)
@@ -233,7 +228,10 @@ class Ruleset:
     stock_exhausted: str | None
     counters: tuple[Counter, ...]
     endings: dict[str, Ending]
-    slapping: Slapping | None
+    # The sections of the turn's constructs (the schema's keys marked x-construct), each a
+    # mapping of its keys with its expressions compiled: the interpreter's construct of that
+    # key (tonkdsl/interpreter/rules/) reads it; the language knows nothing else of it.
+    constructs: dict[str, dict[str, Any]]
     score_sheet: str
     lowest_score_wins: bool
     session: SessionRules
@@ -508,15 +506,24 @@ class _Builder:
                             tuple(bets), ends_when, eliminate,
                             None if winner is None else winner == "lowest_total")
 
-    def slapping(self) -> Slapping | None:
-        s = self.get(("slapping",))
-        if s is None:
-            return None
-        allowed = self.expr(("slapping", "allowed"), BOOL, ("actor", "owner"))
-        if allowed is None:
-            return None
-        return Slapping(allowed, s["priority"], bool(s.get("extra_discard", True)),
-                        bool(s.get("own_card_extra_discard", False)))
+    def constructs(self) -> dict[str, dict[str, Any]]:
+        """The sections of the keys the schema marks as a construct's (``x-construct``): the
+        section's keys as written, each field the schema marks ``x-expr`` compiled as it says
+        (its type, the roles it may name, whether it is about a player)."""
+        out: dict[str, dict[str, Any]] = {}
+        for key, node in construct_schemas().items():
+            raw = self.get((key,))
+            if not isinstance(raw, dict):
+                continue  # absent (or another shape, which the schema reports)
+            section = dict(raw)
+            required = node.get("required", ())
+            for name, field_node in node.get("properties", {}).items():
+                spec = field_node.get("x-expr")
+                if spec is not None:
+                    section[name] = self.expr((key, name), _EXPR_TYPES[spec["type"]], tuple(spec.get("roles", ("actor",))),
+                                              subject=spec.get("subject", True), required=name in required)
+            out[key] = section
+        return out
 
     def build(self) -> Ruleset | None:
         d = self.data
@@ -634,7 +641,7 @@ class _Builder:
             scores = self.scores(("endings", kind, "scores"), roles)
             if winners is not None:
                 endings[kind] = Ending(winners, void_if, tuple(payouts), scores)
-        slapping = self.slapping()
+        constructs = self.constructs()
         session = self.session_rules()
         packs = self.pack() if self.shape_checked else None
         if self.problems or packs is None or drop_allowed is None or drop_wins_if is None or going_out is None:
@@ -679,7 +686,7 @@ class _Builder:
             not_the_card_taken=bool(turn["discard"].get("not_the_card_taken", False)),
             claim_when=claim_when, going_out_allowed=going_out,
             stock_exhausted=(d.get("stock") or {}).get("exhausted"),
-            counters=tuple(counters), endings=endings, slapping=slapping,
+            counters=tuple(counters), endings=endings, constructs=constructs,
             score_sheet=(d.get("scoring") or {}).get("sheet", "money"),
             lowest_score_wins=bool((d.get("scoring") or {}).get("lowest_wins", False)),
             session=session, data=d, decks=decks, packs=packs,

@@ -31,10 +31,23 @@ def load_schema() -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=1)
+def construct_schemas() -> dict[str, dict[str, Any]]:
+    """The top-level keys whose section is a construct's (``x-construct``), with their schema."""
+    return {k: v for k, v in load_schema()["properties"].items() if isinstance(v, dict) and v.get("x-construct")}
+
+
+@functools.lru_cache(maxsize=1)
 def _validator() -> Any:
     import jsonschema
 
     return jsonschema.Draft202012Validator(load_schema())
+
+
+def forget_schema() -> None:
+    """Read the schema file afresh from now on (docgen rewrites it, then checks against it)."""
+    load_schema.cache_clear()
+    construct_schemas.cache_clear()
+    _validator.cache_clear()
 
 
 def digest(data: Any) -> str:

@@ -45,6 +45,7 @@ import pyspiel
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State, deal
+from tonkdsl.interpreter.rules import RULES
 from tonkdsl.interpreter.table import Layout
 from tonkdsl.interpreter.view import MAX_ACTIONS_PER_HAND, View, observation, play_out
 from tonkdsl.language.limits import MAX_STAKE
@@ -90,8 +91,9 @@ class ActionTable:
 
     def __init__(self, names: list[str], max_spreads: int) -> None:
         fixed = list(SIMPLE) + [f"discard {n}" for n in names]
-        for n in names:
-            fixed += [f"slap {n} on {t}" for t in range(1, max_spreads + 1)]
+        for n in names:  # the constructs' actions of each card, then its hits (the ids stay as they were)
+            for rule in RULES:
+                fixed += rule.action_texts([n], max_spreads)
             fixed += [f"hit {n} on {t}" for t in range(1, max_spreads + 1)]
         self.fixed = len(fixed)
         self.size = self.fixed + SPARE_IDS

@@ -29,6 +29,7 @@ from tonkdsl.interpreter.dealer import cut_for_deal
 from tonkdsl.interpreter.engine import IllegalAction, State
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS, Session
 from tonkdsl.interpreter.view import observation
+from tonkdsl.interpreter.rules import plan_for
 from tonkdsl.language.cards import SUITS_STANDARD
 from tonkdsl.language.diagnostics import LoadError, printable
 from tonkdsl.language.loader import load_ruleset, resolve_name
@@ -49,9 +50,17 @@ HELP = """Type an action, its number in the menu, or a short form:
   k / drop           drop (knock): at the start of your turn, or after drawing where the ruleset says
   claim              claim an automatic win     eat / pass    take the last discard out of turn, or not
   sp 8D 8H 8C        spread those cards         h 8S 1        hit 8S on spread 1
-  6S / discard 6S    discard a card             slap 8S on 1  slap the discard onto spread 1
-Commands: help, rules (what the ruleset says about this choice), hint (what the strongest bot
+  6S / discard 6S    discard a card
+{constructs}Commands: help, rules (what the ruleset says about this choice), hint (what the strongest bot
 would do), quit (the game is saved when --save is given)."""
+
+
+def help_text(rs: Ruleset) -> str:
+    """HELP, with the actions of the constructs the ruleset uses (tonkdsl/interpreter/rules/)."""
+    lines = "".join(f"  {example:<19}{what}\n" for rule in plan_for(rs).rules for example, what in rule.help)
+    return HELP.format(constructs=lines)
+
+
 SHORT = {"s": "draw stock", "stock": "draw stock", "t": "draw discard", "take": "draw discard",
          "pile": "draw discard", "k": "drop", "knock": "drop", "tonk": "drop"}
 
@@ -476,7 +485,7 @@ class Player:
             if word in ("quit", "exit", "q"):
                 return False
             if word in ("help", "?"):
-                self.screen.say(HELP)
+                self.screen.say(help_text(g.ruleset))
                 continue
             if word == "rules":
                 self.screen.say(rules_for(g.ruleset, state.phase))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any, Iterable
 
-from tonkdsl.interpreter.actions import Action, ActionSyntaxError, Slap, parse_action
+from tonkdsl.interpreter.actions import Action, ActionSyntaxError, parse_action
 from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
 from tonkdsl.interpreter.outcome import END_KINDS
 from tonkdsl.interpreter.session import HandRecord, Session
@@ -421,7 +421,7 @@ def _play(state: State, deal_: Deal, names: list[str],
             seat = local[seat]
         if state.is_terminal():
             reason = "the hand is over"
-        elif seat != state.current_player() and not isinstance(act, Slap) and not state.may_act_out_of_turn(seat, act):
+        elif seat != state.current_player() and not state.may_act_out_of_turn(seat, act):
             reason = f"it is {names[state.current_player()]}'s turn, not {names[seat]}'s"
         else:
             try:

@@ -10,6 +10,7 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
+from tonkdsl.interpreter.rules import RULES
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.ruleset import Ending, Ruleset, Transfer
 from tonkdsl.tools.explain.words import amount, one_player, payment, players, words
@@ -431,15 +432,6 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
             hits.lines.append(f"At most {_plural(rs.hits_per_turn, 'card')} may be played onto spreads in one turn.")
         if rs.hit_ends_turn:
             hits.lines.append("A turn in which you hit ends at once, without a discard.")
-    if rs.slapping is not None:
-        slap = rs.slapping
-        who = "the first player to slap" if slap.priority == "first" else "only the next player in turn"
-        extra = "then discards an extra card" if slap.extra_discard else "gets no extra turn"
-        hits.lines.append(f"Slapping: when a discard could extend a spread, {who} may play it there"
-                       + ("" if slap.allowed.source.strip() == "true" else f" (when {words(slap.allowed.source)})")
-                       + f", and {extra}" + ("" if slap.own_card_extra_discard else "; the discarder who slaps their own "
-                                                                                   "card gets no extra discard")
-                       + ". The card is dead once the next player draws.")
     out.append(hits)
 
     if rs.counters:
@@ -547,7 +539,21 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         customs.lines += [f"- {cid.replace('-', ' ').replace('_', ' ').capitalize()}: {text.strip()}"
                           for cid, text in rs.table_customs]
         out.append(customs)
+    _construct_sentences(rs, out)
     return out
+
+
+def _construct_sentences(rs: Ruleset, out: list[Section]) -> None:
+    """Each construct's own sentences (tonkdsl/interpreter/rules/), at the end of its section:
+    a construct the ruleset does not use says nothing."""
+    by_title = {s.title: s for s in out}
+    for rule in RULES:
+        for sentence in rule.sheet(rs, words):
+            section = by_title.get(sentence.section)
+            if section is None:
+                section = by_title[sentence.section] = Section(sentence.section)
+                out.insert(len(out) - (out[-1].title == "At a physical table"), section)
+            section.lines.append(sentence.text)
 
 
 def render(sections: list[Section], fmt: str) -> str:

@@ -49,6 +49,8 @@ from typing import Any, Iterable, Mapping
 
 from tonkdsl.interpreter.asking import KINDS
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, first_player, hand_sizes
+from tonkdsl.interpreter.rules import RULES, plan_for
+from tonkdsl.interpreter.rules.base import HITS_SPREADS
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
 from tonkdsl.interpreter.turn import OFFERED_AT
@@ -237,7 +239,7 @@ class _Linter:
                 self.add("pot-never-won", "error", "each player antes into the pot, but no payout takes from it: "
                          "the pot only grows", ("pot", "ante"),
                          hint="pay it out in an ending: {id: takes-the-pot, from: pot, to: actor, amount: pot}")
-        no_hits = not rs.hit_books and not rs.hit_runs and rs.slapping is None
+        no_hits = not rs.hit_books and not rs.hit_runs and HITS_SPREADS not in plan_for(rs).facts
         never = {"spread_hit": no_hits, "drew_discard": "discard" not in rs.draw_from,
                  "drew_stock": "stock" not in rs.draw_from}
         for j, bonus in enumerate(rs.bonuses):
@@ -588,7 +590,7 @@ class _Linter:
         no_hits = not rs.hit_books and not rs.hit_runs
         for name, spec in (self.data.get("counters") or {}).items():
             for j, ev in enumerate(spec.get("events", [])):
-                if ev.get("on") == "spread_hit" and no_hits and rs.slapping is None:
+                if ev.get("on") == "spread_hit" and no_hits and HITS_SPREADS not in plan_for(rs).facts:
                     self.add("rule-for-disabled", "warning",
                              f"the counter '{name}' changes when a spread is hit, but spreads cannot be hit",
                              ("counters", name, "events", j), ("hits",))
@@ -629,9 +631,10 @@ class _Linter:
         if rs.jokers_in_melds and not any(s is None for s in rs.pack.suits):
             self.add("rule-for-disabled", "warning", "jokers may be part of spreads, but the pack has no joker",
                      ("melds", "jokers_in_melds"), ("pack",))
-        if rs.slapping is not None and no_hits:
-            self.add("rule-for-disabled", "warning", "slapping plays a discard onto a spread, but spreads cannot be hit",
-                     ("slapping",), ("hits",))
+        facts = plan_for(rs).facts
+        for rule in RULES:  # each construct says what it knows of its own settings
+            for f in rule.lint(rs, facts):
+                self.add(f.code, f.severity, f.message, f.path, *f.related)
         if rs.hits_per_turn is not None and no_hits:
             self.add("rule-for-disabled", "warning", "a limit on hits per turn, but spreads cannot be hit",
                      ("hits", "max_cards_per_turn"), ("hits",))

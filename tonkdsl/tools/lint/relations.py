@@ -16,6 +16,8 @@ from typing import Any, Callable, Mapping
 
 import z3
 
+from tonkdsl.interpreter.rules import plan_for
+from tonkdsl.interpreter.rules.base import HITS_ANY_SPREAD, PLAYS_OUT_OF_TURN
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset
 from tonkdsl.tools.lint.intervals import Abs
 from tonkdsl.tools.lint.smt import Answer, Moment, Table, Unknown
@@ -55,14 +57,14 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
             return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_caught' the dropper failed turn.drop.wins_if "
                                                            f"('{wins_if}')", False), *drop_turn], winners=winners)
         if kind in ("tonk_out", "out_on_discard"):
-            in_turn = [own_turn] if rs.slapping is None and rs.eat_allowed is None else []
+            in_turn = [own_turn] if PLAYS_OUT_OF_TURN not in plan_for(rs).facts and rs.eat_allowed is None else []
             return Moment(facts=in_turn, empty_hand=True, winners=winners)
         return Moment(winners=winners)
     on = _event(rs, path)
     if on is not None:
         facts = []
-        if on == "spread_hit" and rs.slapping is None and rs.hit_spreads != "any":
-            # Whose spreads may be hit is known at a hit (a slap may play onto any spread).
+        if on == "spread_hit" and HITS_ANY_SPREAD not in plan_for(rs).facts and rs.hit_spreads != "any":
+            # Whose spreads may be hit is known at a hit (unless a construct plays onto any spread).
             facts.append(("owner == actor" if rs.hit_spreads == "own" else "owner != actor",
                           f"with hits.spreads: {rs.hit_spreads}, a player hits only "
                           f"{'their own' if rs.hit_spreads == 'own' else 'the others'} spreads", True))

@@ -1,0 +1,42 @@
+"""The registry of turn constructs: one module each (see base.py), one line each here.
+
+A ruleset's plan is built from the constructs it uses, once, and kept with its compiled
+tables (``plan_for``). Adding a construct: write its module, add its class to ``RULES``,
+run ``python -m tonkdsl.docgen docs`` (the schema takes its fragment).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
+from tonkdsl.interpreter.rules.slapping import Slapping
+
+if TYPE_CHECKING:
+    from tonkdsl.interpreter import actions as A
+    from tonkdsl.language.ruleset import Ruleset
+
+RULES: tuple[type[TurnRule], ...] = (
+    Slapping,
+)
+
+
+def plan_for(rs: "Ruleset") -> Plan:
+    """The constructs ``rs`` uses, built once and kept with the ruleset."""
+    plan: Plan | None = rs.tables.get("plan")
+    if plan is None:
+        built = (rule.build(rs) for rule in RULES)
+        plan = rs.tables["plan"] = Plan(r for r in built if r is not None)
+    return plan
+
+
+def verbs() -> dict[str, Callable[[list[str]], "A.Action"]]:
+    """The action verbs the constructs add (``slap``, ...), each with its parser."""
+    return {verb: parse for rule in RULES for verb, parse in rule.verbs.items()}
+
+
+def rule_of_kind(kind: type) -> type[TurnRule] | None:
+    """The construct that plays this kind of action, whether a ruleset uses it or not."""
+    return next((rule for rule in RULES if kind in rule.kinds), None)
+
+
+__all__ = ["RULES", "Finding", "Plan", "Sentence", "TurnRule", "plan_for", "rule_of_kind", "verbs"]

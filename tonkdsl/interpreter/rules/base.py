@@ -1,0 +1,132 @@
+"""The shape of a turn construct, and the plan a ruleset compiles into.
+
+A *construct* is one house rule of the turn (slapping a discard onto a spread, ...): a class
+that owns everything about it, in one module of this package:
+
+- ``key`` and ``schema``: the top-level key of the ruleset it reads, and that key's JSON Schema
+  fragment (``python -m tonkdsl.docgen`` writes it into the shipped schema). Fields marked
+  ``x-expr`` are compiled by the loader, which knows nothing else of the construct
+  (``Ruleset.constructs[key]``);
+- ``build``: whether a ruleset uses it (``None`` when not), and its settings;
+- ``kinds``, ``verbs``: the actions it adds, and how their text is read;
+- the hooks the turn calls at its steps (only those a construct defines are called at all):
+  ``options`` (what it offers a player now), ``play`` (its own actions applied, refusals in a
+  player's words), ``discarded`` and ``drew`` (its effects after the core actions);
+- ``sheet``: its rules-sheet sentences; ``lint``: what ``tonk lint`` says of its settings;
+  ``facts``: what it makes possible, which lint's reasoning reads instead of knowing each key.
+
+The turn itself (draw, spread, hit, discard) stays hand-optimised in turn.py and knows no
+construct by name: it asks the plan. docs/engine.md, "Adding a construct", walks through one.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
+
+from tonkdsl.interpreter import actions as A
+
+if TYPE_CHECKING:
+    from tonkdsl.interpreter.engine import State
+    from tonkdsl.language.ruleset import Ruleset
+
+# What a construct can make possible, for lint (TurnRule.facts): lint's checks read these
+# instead of asking for each construct's key.
+HITS_SPREADS = "hits_spreads"  # a spread can be added to (a hit by another name)
+PLAYS_OUT_OF_TURN = "plays_out_of_turn"  # a player can lay cards outside their own turn
+HITS_ANY_SPREAD = "hits_any_spread"  # it plays onto any spread, whoever owns it (hits.spreads aside)
+
+
+class Sentence(NamedTuple):
+    """One sentence of the rules sheet, for the section it belongs to ("Spreads and hits", ...)."""
+
+    section: str
+    text: str
+
+
+class Finding(NamedTuple):
+    """What ``tonk lint`` says of a construct's settings: code, severity, message, the path of the
+    key it is about, and the paths of the keys it relates to."""
+
+    code: str
+    severity: str
+    message: str
+    path: tuple[str | int, ...]
+    related: tuple[tuple[str | int, ...], ...] = ()
+
+
+class TurnRule:
+    """A construct of the turn (see the module's docstring). Subclasses override what they use."""
+
+    key: ClassVar[str] = ""
+    schema: ClassVar[dict[str, Any]] = {}
+    kinds: ClassVar[tuple[type[A.Action], ...]] = ()  # the action classes it plays
+    # verb -> parser of the words after it (actions.parse_action reads them)
+    verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {}
+    usage: ClassVar[tuple[str, ...]] = ()  # its actions' text, for the usage line ("slap <card> on <n>")
+    help: ClassVar[tuple[tuple[str, str], ...]] = ()  # (example, what it does) for a terminal player's help
+    facts: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def build(cls, rs: "Ruleset") -> "TurnRule | None":
+        """This construct's settings in ``rs``, or ``None`` when ``rs`` does not use it."""
+        raise NotImplementedError
+
+    @classmethod
+    def section(cls, rs: "Ruleset") -> dict[str, Any] | None:
+        """The construct's key in ``rs``, its expressions compiled (None when absent)."""
+        return rs.constructs.get(cls.key)
+
+    # --- at play (called only when a subclass defines them) -------------------------------
+    def options(self, st: "State", seat: int) -> list[A.Action]:
+        """What ``seat`` may play of this construct now (out of turn, or before the turn)."""
+        return []
+
+    def play(self, st: "State", seat: int, action: A.Action) -> None:
+        """Apply one of ``kinds``; raise IllegalAction with the reason in a player's words."""
+        raise NotImplementedError
+
+    def discarded(self, st: "State", seat: int, card: int) -> None:
+        """After ``seat`` discarded ``card`` and the next turn began (the hand goes on)."""
+
+    def drew(self, st: "State", seat: int) -> None:
+        """After ``seat`` drew, before the card joins the hand."""
+
+    # --- for the tools -------------------------------------------------------------------
+    @classmethod
+    def sheet(cls, rs: "Ruleset", words: Callable[[str], str]) -> list[Sentence]:
+        """Its rules-sheet sentences (``words`` turns an expression into plain words)."""
+        return []
+
+    @classmethod
+    def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:
+        """What lint says of this construct in ``rs`` (``facts``: what the whole ruleset makes possible)."""
+        return []
+
+    @classmethod
+    def action_texts(cls, cards: Sequence[str], max_spreads: int) -> list[str]:
+        """Every action text of this construct over these card names (a fixed action space)."""
+        return []
+
+
+def _overrides(rule: TurnRule, name: str) -> bool:
+    return getattr(type(rule), name) is not getattr(TurnRule, name)
+
+
+class Plan:
+    """A ruleset's constructs, sorted by the steps they act at. Most rulesets use none: each
+    hook of the turn is then one test of an empty tuple."""
+
+    __slots__ = ("rules", "by_kind", "offering", "on_discard", "on_draw", "facts")
+
+    def __init__(self, rules: Iterable[TurnRule]) -> None:
+        self.rules = tuple(rules)
+        self.by_kind: dict[type, TurnRule] = {k: r for r in self.rules for k in r.kinds}
+        self.offering = tuple(r for r in self.rules if _overrides(r, "options"))
+        self.on_discard = tuple(r for r in self.rules if _overrides(r, "discarded"))
+        self.on_draw = tuple(r for r in self.rules if _overrides(r, "drew"))
+        self.facts = frozenset().union(*(r.facts for r in self.rules))
+
+    def options(self, st: "State", seat: int) -> list[A.Action]:
+        out: list[A.Action] = []
+        for rule in self.offering:
+            out += rule.options(st, seat)
+        return out
