@@ -4,7 +4,7 @@ applies, no rule fails at play, and nobody but the player to move acts outside a
 
 Run (tests/test_legal_actions.py) over every shipped ruleset, every recipe of docs/recipes.md
 and every house-rule variant below, every recipe and variant laid over every shipped ruleset,
-and every turn-flow recipe or variant laid over every other recipe or variant."""
+and every pair of recipes and variants laid together (issue 80: not only the turn's)."""
 from __future__ import annotations
 
 import copy
@@ -14,16 +14,13 @@ from typing import Any, Iterator
 
 import yaml
 
-from tonkdsl.interpreter.engine import IllegalAction, RulesetError, deal
-from tonkdsl.interpreter.table import ASK
 from tonkdsl.language.diagnostics import LoadError
 from tonkdsl.language.loader import load_ruleset
-from tonkdsl.language.rng import Rng
-from tonkdsl.language.yamlsrc import parse_yaml
 from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.language.yamlsrc import parse_yaml
+from tonkdsl.tools import legality
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_STEPS = 3000
 
 
 def recipes() -> dict[str, tuple[str, dict[str, Any]]]:
@@ -78,8 +75,8 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 def targets(folder: Path) -> dict[str, Path | str]:
-    """Every shipped ruleset, every recipe, and every turn-flow recipe laid over every
-    cards-and-counts recipe and over every other turn-flow recipe, written to ``folder``."""
+    """Every shipped ruleset, every recipe, every recipe laid over every shipped ruleset, and
+    every pair of recipes (and variants) laid together, written to ``folder``."""
     from tonkdsl.language.resources import shipped_ruleset_names
 
     found: dict[str, Path | str] = {name: name for name in shipped_ruleset_names()}
@@ -92,10 +89,8 @@ def targets(folder: Path) -> dict[str, Path | str]:
         return path
     for title, (_, doc) in book.items():
         found[title] = write(title, doc)
-    flows = [t for t, (section, _) in book.items() if section in ("Turn flow", "Variants")]
-    bases = [t for t, (section, _) in book.items() if section != "The table itself"]
-    recipe_titles = list(bases)
-    pairs = [(base, flow) for flow in flows for base in bases if base != flow]
+    recipe_titles = list(book)
+    pairs = [(base, other) for i, base in enumerate(recipe_titles) for other in recipe_titles[i + 1:]]
     for name in shipped_ruleset_names():  # every recipe laid over every shipped game
         book[name] = ("Shipped", {"extends": name})
         pairs += [(name, recipe) for recipe in recipe_titles]
@@ -127,32 +122,7 @@ REFUSED: dict[str, list[str]] = {}
 LOADED: dict[str, Ruleset] = {}  # the combinations as targets() loaded them (loading is half the run's time)
 
 
-def check_hand(rs: Ruleset, players: int, seed: int, tries: int = 6) -> Iterator[str]:
-    """Play one random hand; yield what breaks the property (nothing when it holds). In each
-    state up to ``tries`` legal actions besides the one played are applied to a clone."""
-    rng = Rng(seed)
-    state = deal(rs, players, seed=seed, dealer=seed % players)
-    for step in range(MAX_STEPS):
-        if state.is_terminal():
-            return
-        if state.phase != ASK and state.current_player() != state.current:
-            yield (f"step {step}: seat {state.current_player()} is to act in phase {state.phase}, in seat "
-                   f"{state.current}'s turn (only a player asked out of turn acts in another's turn)")
-            return
-        legal = list(state.legal_actions())
-        if not legal:
-            yield f"step {step}: no legal action in phase {state.phase} for seat {state.current_player()}"
-            return
-        checked = [rng.choice(legal) for _ in range(min(tries, len(legal)))]
-        for action in dict.fromkeys(checked):
-            trial = state.clone()
-            try:
-                trial.apply(action)
-            except IllegalAction as exc:
-                yield f"step {step}: the legal action '{action}' is refused: {exc}"
-                return
-            except RulesetError as exc:
-                yield f"step {step}: a rule failed at play on '{action}': {exc}"
-                return
-        state.apply(checked[0])
-    yield f"the hand did not end in {MAX_STEPS} actions"
+def check_hand(rs: Ruleset, players: int, seed: int, tries: int = 6, bot: str = "random") -> Iterator[str]:
+    """Play one hand (the product's legality check, tonkdsl.tools.legality); yield what breaks."""
+    for finding in legality.check_hand(rs, players, seed, bot=bot, tries=tries):
+        yield str(finding)

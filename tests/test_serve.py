@@ -715,4 +715,73 @@ def test_a_fault_the_bots_did_not_expect_is_said_at_the_table() -> None:
         await asyncio.wait([table.bots])
         await asyncio.sleep(0.1)  # the table is told
     asyncio.run(play())
-    assert room.log[-1] == "The ruleset failed: a bot could not play ('a table of the engine')"
+    assert room.log[-1] == ("The hand is void: a rule of the ruleset failed at play (a bot could not play ('a table "
+                            f"of the engine')). Nothing is paid; {room.seats[0].name} may deal the next hand or end "
+                            "the game.")
+    assert room.game.state is not None and room.game.state.outcome().end == "void"
+
+
+def _play_until_over(room: Room) -> None:
+    """Play the hand as the app does: a rule that fails at play is the room's failed_rule."""
+    from tonkdsl.interpreter.engine import RulesetError
+
+    person = room.seats[0]
+    for _ in range(500):
+        state = room.game.state
+        assert state is not None
+        if state.is_terminal():
+            return
+        try:
+            if room.bot_to_play():
+                room.bot_step()
+            else:
+                legal = room.snapshot(person)["legal"]  # (a rule failing here voids the hand too)
+                if legal:  # never the drop: the hand must reach its third turn
+                    room.act(person, next(a for a in legal if a != "drop"))
+        except RulesetError as exc:
+            room.failed_rule(exc)
+    raise AssertionError("the hand did not end")
+
+
+def test_a_rule_that_fails_at_play_voids_the_hand_with_nothing_lost(tmp_path: Path) -> None:
+    # Issue 80: a rule failing at play froze a browser table ("The ruleset failed", then the same
+    # player's turn forever). The hand is now void: nothing paid, the antes back, every page's
+    # status says why, the save keeps it, and the host deals the next hand or ends the game.
+    from tonkdsl.tools.play import resume_game
+
+    path = tmp_path / "fails.yaml"
+    path.write_text("extends: standard\nname: Fails at the third turn\npot: {ante: stake}\n"
+                    "turn:\n  drop: {allowed: '10 / (3 - turns) >= 0'}\n", encoding="utf-8")
+    save = tmp_path / "game.yaml"
+    room = Room(make_game(str(path), seats=2, bots=("greedy",), names=(), stake=1, hands=3, seed=1, save=save,
+                          resume=None), lobby=False)
+    _play_until_over(room)
+    person = room.seats[0]
+    snap = room.snapshot(person)
+    assert snap["over"]["end"] == "void"
+    assert snap["over"]["void"] == ("a rule of the ruleset failed at play (the rule '10 / (3 - turns) >= 0' failed: "
+                                    "division by zero)")
+    assert snap["over"]["payments"] == [] and set(snap["over"]["payouts"].values()) == {0}
+    assert snap["pot"] == 0  # the antes went back
+    assert room.log[-1] == (f"The hand is void: {snap['over']['void']}. Nothing is paid; {person.name} may deal the "
+                            "next hand or end the game.")
+    again = resume_game(save, people=1)  # the save holds the void: resumed, the hand is void as it was
+    assert again.state is None and again.session.records[0].outcome.end == "void"
+    assert again.session.ledger == [0, 0] and again.session.pot == 0
+    room.act(person, "next hand 1")
+    assert room.game.session.ledger == [0, 0] and room.game.state is not None
+    _play_until_over(room)
+    room.act(person, "end game")
+    over = room.snapshot(person)
+    assert over["game_over"] and len(room.game.session.records) == 2
+    assert resume_game(save, people=1).session.is_over()
+
+
+def test_only_the_host_ends_the_game_and_only_between_hands() -> None:
+    room = _room(seats=2)
+    host, friend = room.seats
+    room.join(room.code, None)
+    with pytest.raises(Refused, match="the hand is still being played: end the game once it is over"):
+        room.act(host, "end game")
+    with pytest.raises(Refused, match=f"only {host.name}, who opened the table, may end the game"):
+        room.act(friend, "end game")

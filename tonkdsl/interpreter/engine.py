@@ -18,7 +18,7 @@ from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win
                              run_transfers)
 from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
-from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, IllegalAction, Layout, RulesetError
+from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, VOID, IllegalAction, Layout, RulesetError
 from tonkdsl.interpreter.turn_flow import TurnFlow
 from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Bonus, DealWin, Ruleset
@@ -345,6 +345,15 @@ class State(TurnFlow):
             raise RulesetError(f"limits.{key} '{cap.source}' is {most}: a cap on what a hand costs or brings "
                                "cannot be below 0")
         return most
+
+    def void(self, reason: str) -> None:
+        """End the hand as void, with nothing lost: no one pays, and what was paid during the hand
+        (antes, bonuses) goes back (a table does this when a rule fails at play, so that a
+        ruleset's mistake never freezes it; ``reason`` says why)."""
+        self.paid = []
+        self.pot = self.pot_start
+        self.asking = None
+        self._set_outcome(VOID, (), [], reason)
 
     def _end_dead(self, message: str) -> None:
         self._set_outcome("dead_hand", (), [], message)

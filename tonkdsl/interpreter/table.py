@@ -7,6 +7,8 @@ from typing import Mapping, Sequence
 MAX_TURNS = 2000  # a hand longer than this ends as a dead hand (see docs/security.md)
 
 START, PLAY, EXTRA, OVER = "start", "play", "extra_discard", "over"
+# The end of a hand a table voids when a rule fails at play (State.void): nothing is paid.
+VOID = "void"
 ASK = "ask"  # players other than the one to move are asked in turn (eat, drop, fold: Ruleset.windows)
 
 # The kinds of event in a hand's public record (State.record: (seat, kind, card) in order; the

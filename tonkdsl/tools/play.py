@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - Windows
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.dealer import cut_for_deal
-from tonkdsl.interpreter.engine import IllegalAction, State
+from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS, Session
 from tonkdsl.interpreter.view import observation
 from tonkdsl.interpreter.rules import plan_for
@@ -121,6 +121,21 @@ class Game:
         assert self.state is not None
         self.state.apply(action, player=seat)
         self.deals[-1]["actions"].append(f"{self.names[self.session.seats[seat]]} {action}")
+        self.save()
+
+    def void_hand(self, reason: str) -> None:
+        """A rule failed at play: the hand is void, nothing lost (State.void), and the save says
+        so (its 'void', which a resume and a replay apply after the hand's actions)."""
+        assert self.state is not None
+        self.state.void(reason)
+        self.deals[-1]["void"] = reason
+        self.save()
+
+    def end_now(self) -> None:
+        """End the game after the hands booked so far (the host's choice): a save then holds that
+        many hands, so that a resume finds the game over."""
+        assert self.state is None
+        self.hands = self.session.hands = self.session.index
         self.save()
 
     def named_suits(self) -> dict[str, str]:
@@ -229,6 +244,11 @@ class Game:
 
 def _deal_text(deal: dict[str, Any]) -> str:
     return yaml.safe_dump([deal], sort_keys=False, default_flow_style=None, width=100)
+
+
+def void_reason(exc: RulesetError) -> str:
+    """Why a hand is void, in a player's words, from the rule that failed."""
+    return f"a rule of the ruleset failed at play ({exc})"
 
 
 class SaveInUse(ValueError):
@@ -370,6 +390,8 @@ def resume_game(path: Path, *, allow_paths: Sequence[Path] = (), people: int | N
                     "save-action", f"the saved action '{text}' is not legal ({exc}): the file was changed or "
                     "damaged", ("deals", i, "actions", j))]) from None
             game.deals[-1]["actions"].append(text)
+        if d.void is not None and not state.is_terminal():
+            state.void(d.void)
         if state.is_terminal():
             game.tell_bots(state)
             game.session.finish_hand(state, named_suits=d.named_suits)
@@ -442,16 +464,26 @@ class Player:
                     except EOFError:
                         return 0
                 continue
-            seat = state.current_player()
-            if g.seats[g.session.seats[seat]] != HUMAN:
-                action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
-                g.apply(seat, action)
-                self.screen.say(f"{g.hand_names()[seat]}: {action}")
-                self.announce_last_round(state)
-                continue
-            if not self.human_turn(state, seat):
-                self.screen.say(self.goodbye())
-                return 0
+            try:
+                if not self.step(state):
+                    self.screen.say(self.goodbye())
+                    return 0
+            except RulesetError as exc:  # the ruleset's mistake: the hand is void, nothing lost, play goes on
+                reason = void_reason(exc)
+                g.void_hand(reason)
+                self.screen.say(f"The hand is void: {reason}. Nothing is paid.")
+
+    def step(self, state: State) -> bool:
+        """One action of the player to act (a bot's, or the person's); False when they quit."""
+        g = self.game
+        seat = state.current_player()
+        if g.seats[g.session.seats[seat]] != HUMAN:
+            action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
+            g.apply(seat, action)
+            self.screen.say(f"{g.hand_names()[seat]}: {action}")
+            self.announce_last_round(state)
+            return True
+        return self.human_turn(state, seat)
 
     def goodbye(self) -> str:
         g = self.game

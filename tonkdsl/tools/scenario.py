@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from tonkdsl.interpreter.actions import Action, ActionSyntaxError, parse_action
 from tonkdsl.interpreter.engine import IllegalAction, Layout, RulesetError, State, deal, hand_sizes
 from tonkdsl.interpreter.outcome import END_KINDS
+from tonkdsl.interpreter.table import VOID
 from tonkdsl.interpreter.session import HandRecord, Session
 from tonkdsl.language.cards import SUITS_STANDARD, CardSyntaxError
 from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path, did_you_mean
@@ -22,8 +23,10 @@ from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 
 _KEYS = ("ruleset", "players", "dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "expect",
-         "deals", "session_hands", "play")
-_DEAL_KEYS = ("seed", "hands", "upcard", "stock", "actions", "expect", "side_bets")
+         "deals", "session_hands", "play", "void")
+_DEAL_KEYS = ("seed", "hands", "upcard", "stock", "actions", "expect", "side_bets", "void")
+# The endings a scenario may expect: the rules' own, and a hand a table voided (State.void).
+_ENDS = (*END_KINDS, VOID)
 _EXPECT_KEYS = ("end", "winners", "payouts", "counts", "scores", "error", "next")
 _SESSION_EXPECT_KEYS = ("ledger", "scores", "settlement", "winners", "error")
 
@@ -38,6 +41,7 @@ class Deal:
     expect: dict[str, Any] | None
     named_suits: dict[str, str] = field(default_factory=dict)
     bettors: dict[str, list[int]] = field(default_factory=dict)
+    void: str | None = None  # why a table voided the hand after its actions (a rule failed at play)
 
 
 @dataclass
@@ -272,9 +276,9 @@ class _DealReader:
                 r.check_keys(expect, base + ("expect",), _EXPECT_KEYS)
                 _check_expect_shapes(r, expect, base + ("expect",))
                 end = expect.get("end")
-                if end is not None and end not in END_KINDS:
-                    r.err(base + ("expect", "end"), f"'{end}' is not an ending{did_you_mean(str(end), END_KINDS)}; "
-                          f"endings: {', '.join(END_KINDS)}")
+                if end is not None and end not in _ENDS:
+                    r.err(base + ("expect", "end"), f"'{end}' is not an ending{did_you_mean(str(end), _ENDS)}; "
+                          f"endings: {', '.join(_ENDS)}")
         named: dict[str, str] = {}
         bettors: dict[str, list[int]] = {}
         bets = {b.id: b for b in rs.session.side_bets}
@@ -293,7 +297,12 @@ class _DealReader:
             if "bettors" in spec:
                 bettors[bet_id] = [x for i, n in enumerate(spec["bettors"] or [])
                                    if (x := self.seat(n, path + ("bettors", i))) is not None]
-        return Deal(seed, Layout(hands, upcard, stock), acts, expect, named, bettors)
+        void = d.get("void")
+        if void is not None and not isinstance(void, str):
+            r.err(base + ("void",), "'void' says why a table voided the hand after its actions, e.g. "
+                  "void: \"the rule 'min(opponents.count)' failed\"")
+            void = None
+        return Deal(seed, Layout(hands, upcard, stock), acts, expect, named, bettors, void)
 
 
 def _check_expect_shapes(r: "_Reader", expect: dict[str, Any], path: Path) -> None:
@@ -433,6 +442,8 @@ def _play(state: State, deal_: Deal, names: list[str],
                 return i, {"index": i + 1, "action": text, "message": f"the ruleset failed: {exc}", "kind": "ruleset"}
         if reason is not None:
             return i, {"index": i + 1, "action": text, "message": reason}
+    if deal_.void is not None and not state.is_terminal():
+        state.void(deal_.void)
     return len(deal_.actions), None
 
 

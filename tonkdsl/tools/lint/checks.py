@@ -28,6 +28,7 @@ locations of every line involved.
 | witness | note | (with --witness DIR) the witness hands written, and each rule no hand made happen |
 | accept-unknown | warning | lint.accept names a code lint does not know |
 | winner-loses | error | (with --simulate) a winner who lost money |
+| breaks-at-play | error | (with --simulate) a state with no legal action, an action offered then refused, a rule that fails at play, a player acting unasked (the legality check) |
 | extends-noop | note | a top-level section that only repeats what the extended ruleset says |
 | pack-missing | warning | a wild card or a value for a rank or joker the pack does not hold |
 | condition-never | error, warning | a condition no state can meet (lint/intervals.py) |
@@ -77,6 +78,7 @@ CODES = {
     "match-never-ends": "A match that can never end",
     "match-may-not-end": "A match that may never end",
     "hand-may-not-end": "A hand that may never end",
+    "breaks-at-play": "A state where the table breaks: no legal action, an offer refused, a rule failing",
     "match-ends-at-once": "A match that ends after its first hand",
     "pot-never-won": "A pot nobody can win",
     "bonus-never-paid": "A bonus on an event that never happens",
@@ -1074,9 +1076,22 @@ def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int
     if simulate:
         from tonkdsl.tools.lint.fired import never_fired
 
-        diags += never_fired(linter, simulate, seed)
+        broke = _legality(linter, str(ref), simulate, witness)
+        diags += broke
+        if broke:  # the simulations below would meet the same failure: what they say waits on its fix
+            witness = None
+        else:
+            try:
+                diags += never_fired(linter, simulate, seed)
+            except RulesetError as exc:  # a failure the legality check's hands did not meet
+                diags.append(_broken(linter, f"a rule failed in the simulated hands: {exc}",
+                                     "tonk simulate with the same --seed shows the hand"))
     if witness is not None:
-        diags += _witnesses(linter, str(ref), witness, simulate or WITNESS_HANDS, seed)
+        try:
+            diags += _witnesses(linter, str(ref), witness, simulate or WITNESS_HANDS, seed)
+        except RulesetError as exc:
+            diags.append(_broken(linter, f"a rule failed in the witness search: {exc}",
+                                 "tonk lint --simulate N runs the legality check, which writes the hand"))
     diags = _accepted(linter, diags)
     order = {"error": 0, "warning": 1, "note": 2}
     diags.sort(key=lambda d: (order.get(d.severity, 3), d.file, d.line, d.column))
@@ -1122,6 +1137,60 @@ def _witnesses(linter: _Linter, ref: str, folder: FsPath, hands: int, seed: int)
     found = linter.out[before:]
     del linter.out[before:]
     return found
+
+
+# The hands the legality check plays under 'lint --simulate N': one in ten of N (at least 24),
+# spread over the table sizes and the random and greedy bots.
+LEGALITY_SHARE = 10
+
+
+def _legality(linter: _Linter, ref: str, hands: int, folder: FsPath | None) -> list[Diagnostic]:
+    """The legality check (tonkdsl.tools.legality) over seeded hands: each state where the table
+    would break is an error, at the rule that failed where one did; with ``folder``, the hand is
+    written there as a scenario that replays it."""
+    from tonkdsl.tools.legality import Finding, check, table_sizes
+    from tonkdsl.tools.lint.witness import write_text
+
+    rs = linter.rs
+    per_seed = 2 * len(table_sizes(rs))
+    report = check(rs, seeds=range(max(24, hands // LEGALITY_SHARE) // per_seed + 1), ruleset_ref=ref, stop_after=50)
+    alike: dict[str, list[Finding]] = {}  # one error for each way it breaks (the step aside), with the first hand
+    for f in report.findings:
+        alike.setdefault(re.sub(r"^step \d+: ", "", f.message), []).append(f)
+    found = []
+    for same in alike.values():
+        f = same[0]
+        more = f"; {len(same) - 1} more hand{'s' if len(same) > 2 else ''} broke so" if len(same) > 1 else ""
+        name = f"legality-{f.kind}-{f.players}p-seed{f.seed}-{f.bot}.yaml"
+        written = write_text(folder, name, f.scenario, ref) if folder is not None else None
+        found.append(_broken(linter, f"{f.message} ({f.players} players, seed {f.seed}, {f.bot} bots; found by the "
+                             f"legality check over {report.hands:,} hands{more})",
+                             f"tonk replay {written} shows the hand" if written else
+                             "add --witness DIR to write the hand as a scenario that tonk replay shows"))
+    return found
+
+
+def _broken(linter: _Linter, message: str, hint: str) -> Diagnostic:
+    """A breaks-at-play error, at the rule that failed where the message names one."""
+    rule = re.search(r"the rule '(.*?)' failed", message, flags=re.S)
+    path = _path_of_text(linter.data, rule.group(1)) if rule else None
+    linter.add("breaks-at-play", "error", message, path or ("name",), hint=hint)
+    return linter.out.pop()
+
+
+def _path_of_text(data: Any, text: str, path: Path = ()) -> Path | None:
+    """The path of the first value of ``data`` written as ``text`` (a rule's source)."""
+    if isinstance(data, dict):
+        items: Iterable[tuple[Any, Any]] = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return path if str(data).strip() == text.strip() else None
+    for key, value in items:
+        found = _path_of_text(value, text, path + (key,))
+        if found is not None:
+            return found
+    return None
 
 
 __all__ = ["CODES", "LintReport", "lint"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
@@ -190,6 +191,24 @@ def _writable(path: FsPath) -> bool:
             return path.is_file() and f.read(len(_HEAD)) == _HEAD
     except OSError:
         return False
+
+
+def write_text(folder: FsPath, name: str, text: str, ruleset_ref: str) -> FsPath | None:
+    """Write a scenario found otherwise (the legality check's) into the witness folder, its
+    ruleset line made relative to the folder; None where the file is not lint's to replace."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    if not _writable(path):
+        return None
+    is_path = ruleset_ref.endswith((".yaml", ".yml")) or os.sep in ruleset_ref or "/" in ruleset_ref
+    if is_path:
+        rel = os.path.relpath(FsPath(ruleset_ref).resolve(), folder.resolve())
+        text = re.sub(r"^ruleset: .*$", lambda _: f"ruleset: {yaml.safe_dump(rel).splitlines()[0]}", text, count=1,
+                      flags=re.M)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(f"{_HEAD}a state that breaks the table.\n{text}")
+    return path
 
 
 def write(result: Search, ruleset_ref: str, folder: FsPath, rs: Ruleset | None = None) -> None:

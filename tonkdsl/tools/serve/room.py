@@ -22,13 +22,14 @@ from typing import Any, Callable
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.interpreter.view import observation
+from tonkdsl.interpreter.table import VOID
 from tonkdsl.tools.bots import policy
 from tonkdsl.tools.explain.words import words
 from tonkdsl.tools.screen import in_hand_order
 from tonkdsl.language.rng import derive_seed
 from tonkdsl.tools.serve.thinking import BotTurn
 from tonkdsl.tools.play import (HUMAN, PLAYER_NAME, Game, LastRoundNotices, last_round_notice, new_table,
-                                parse_input)
+                                parse_input, void_reason)
 
 LOG_LINES = 14  # public lines kept for the page
 STAND_IN = "greedy"  # the bot that plays the seat of a person whose time ran out, until they return
@@ -278,6 +279,8 @@ class Room:
             return self.next_hand()
         if words == ["rematch"]:
             return self.rematch()
+        if words == ["end", "game"]:
+            return self.end_game(seat)
         # A person who acts while the stand-in plays for them takes their seat back at once,
         # whether or not the action can still be played ("back" does only that).
         was_away = seat.index in self.away
@@ -495,6 +498,7 @@ class Room:
             "game_over": over_now, "points": rs.score_sheet != "money",
             "words": {"drop": rs.drop_called}, "scoring": self._scoring_words(),
             "save_error": g.save_error,  # the page's status line says it while saving fails
+            "host": self.seats[0].name, "you_host": seat is self.seats[0],  # the host may end the game
         }
         if not self.started:
             data["lobby"] = {
@@ -564,14 +568,19 @@ class Room:
         data["to_play"] = names[active[current]] if current is not None else None
         # A person the stand-in plays for is offered no move: "back" (or any click) takes the seat back.
         data["away"] = seat is not None and seat.index in self.away
-        data["legal"] = ([str(a) for a in state.legal_actions()] if current is not None and current == here
-                         and not data["away"] else [])
+        try:
+            data["legal"] = ([str(a) for a in state.legal_actions()] if current is not None and current == here
+                             and not data["away"] else [])
+        except RulesetError as exc:  # a rule failed while listing the moves: the hand is void, shown as such
+            self.failed_rule(exc)
+            return self.snapshot(seat)
         if out is not None:
             data["over"] = {
                 "end": out.end, "winners": [names[active[w]] for w in out.winners],
                 "payouts": {names[active[s]]: v for s, v in enumerate(out.payouts)},
                 "counts": {names[active[s]]: v for s, v in enumerate(out.counts)},
                 "message": out.message,
+                "void": out.message if out.end == VOID else None,  # why a rule's failure voided the hand
                 # Every hand is shown at the end, with each payment and the rule that made it.
                 "hands": {names[active[s]]: in_hand_order([pack_names[c] for c in h], state.pack)
                           for s, h in enumerate(state.hands)},
@@ -622,4 +631,26 @@ class Room:
         return trial.is_over()
 
     def failed_rule(self, exc: RulesetError) -> None:
-        self._say(f"The ruleset failed: {exc}")
+        """A rule failed at play (or a bot could not play): the hand is void with nothing lost, so
+        that the table never freezes; every page's status line says why, and the host deals the
+        next hand or ends the game."""
+        g = self.game
+        reason = void_reason(exc)
+        if g.state is not None and not g.state.is_terminal():
+            g.void_hand(reason)
+        self._say(f"The hand is void: {reason}. Nothing is paid; {self.seats[0].name} may deal the next hand "
+                  "or end the game.")
+
+    def end_game(self, seat: Seat) -> None:
+        """The host ends the game once a hand is over: the hands played so far are the game."""
+        g = self.game
+        if seat is not self.seats[0]:
+            raise Refused(f"only {self.seats[0].name}, who opened the table, may end the game")
+        if g.state is not None and not g.state.is_terminal():
+            raise Refused("the hand is still being played: end the game once it is over")
+        if g.state is not None:
+            self.last_over = self.snapshot(None).get("over")
+            g.finish_hand()
+        if not g.session.is_over():
+            g.end_now()
+        self._say(f"{seat.name} ended the game after hand {g.session.index}: {self._winners_text()}.")

@@ -1,0 +1,150 @@
+"""The legality check: seeded hands of a ruleset played by random and greedy bots, and in
+every state they reach, what must hold at a table:
+
+- there is a legal action until the hand ends (``no-legal-action``);
+- every action offered applies (``refused``): a few of the offered actions besides the one
+  played are tried on a copy of the hand;
+- no rule fails at play (``rule-failed``): ``min()`` of an empty set, a division by 0, ...;
+- nobody acts in another's turn unless asked (``acted-unasked``);
+- the hand ends (``no-end``).
+
+Each finding carries its seed, the number of players, and a scenario file's text that replays the
+hand up to the action that breaks (``tonk replay FILE`` shows it). ``tonk lint --simulate``
+runs it; ``tonk serve`` runs a short one before it opens a table; the test suite runs it over
+every shipped ruleset and every pair of recipes. As OpenSpiel's random simulation test states
+it for every game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Sequence
+
+import yaml
+
+from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, deal
+from tonkdsl.interpreter.table import ASK
+from tonkdsl.interpreter.view import observation
+from tonkdsl.language.rng import Rng
+from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.tools.bots import BOTS
+
+MAX_STEPS = 3000  # a hand longer than this has not ended (the engine's own turn cap ends hands sooner)
+TRIES = 6  # offered actions tried on a copy in each state, besides the one played
+KINDS = ("no-legal-action", "refused", "rule-failed", "acted-unasked", "no-end")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One state where the ruleset breaks a table, and how to get there again."""
+
+    kind: str  # one of KINDS
+    message: str  # in a player's words: what happened, at which step
+    players: int
+    seed: int  # the deal's seed; the dealer is seat ``seed % players``
+    bot: str  # the bots that played the hand
+    scenario: str  # a scenario file's text (its ruleset line: the reference given to check())
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message} ({self.players} players, seed {self.seed}, {self.bot} bots)"
+
+
+@dataclass
+class Report:
+    """What :func:`check` played and found (at most one finding per hand)."""
+
+    hands: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+def table_sizes(rs: Ruleset) -> list[int]:
+    """The numbers of players a check plays: the fewest the ruleset allows and four (or its most)."""
+    return sorted({rs.players_min, max(rs.players_min, min(rs.players_max, 4))})
+
+
+def check(rs: Ruleset, *, seeds: Iterable[int] = range(12), players: Sequence[int] | None = None,
+          bots: Sequence[str] = ("random", "greedy"), ruleset_ref: str = "", tries: int = TRIES,
+          stop_after: int | None = None, progress: Callable[[int], None] | None = None) -> Report:
+    """Play a hand for every seed, table size and kind of bot; report what breaks.
+
+    ``ruleset_ref`` is written as the scenarios' ``ruleset:`` line (a shipped name or a path).
+    ``stop_after``: stop once this many findings are made."""
+    report = Report()
+    for n in players or table_sizes(rs):
+        for seed in seeds:
+            for bot in bots:
+                found = next(check_hand(rs, n, seed, bot=bot, tries=tries, ruleset_ref=ruleset_ref), None)
+                report.hands += 1
+                if progress is not None:
+                    progress(1)
+                if found is not None:
+                    report.findings.append(found)
+                    if stop_after is not None and len(report.findings) >= stop_after:
+                        return report
+    return report
+
+
+def check_hand(rs: Ruleset, players: int, seed: int, *, bot: str = "random", tries: int = TRIES,
+               ruleset_ref: str = "", max_steps: int = MAX_STEPS) -> Iterator[Finding]:
+    """Play one hand seeded ``seed``; yield what breaks (nothing when every state is sound)."""
+    policy = BOTS[bot]
+    rng = Rng(seed)
+    dealer = seed % players
+    state = deal(rs, players, seed=seed, dealer=dealer)
+    played: list[str] = []
+
+    def finding(kind: str, message: str, action: A.Action | None = None) -> Finding:
+        acts = played + ([f"P{seat + 1} {action}"] if action is not None else [])
+        return Finding(kind, message, players, seed, bot, scenario_text(ruleset_ref or rs.name, players, dealer,
+                                                                        seed, acts, f"{kind}: {message}"))
+
+    for step in range(max_steps):
+        if state.is_terminal():
+            return
+        seat = state.current_player()
+        if state.phase != ASK and seat != state.current:
+            yield finding("acted-unasked", f"step {step}: seat {seat + 1} is to act in phase {state.phase}, in seat "
+                          f"{state.current + 1}'s turn (only a player asked out of turn acts in another's turn)")
+            return
+        try:
+            legal = list(state.legal_actions())
+        except RulesetError as exc:
+            yield finding("rule-failed", f"step {step}: a rule failed while listing the legal actions: {exc}")
+            return
+        if not legal:
+            yield finding("no-legal-action", f"step {step}: no legal action in phase {state.phase} for seat {seat + 1}")
+            return
+        try:
+            chosen = policy(observation(state, seat), legal, rng)
+        except RulesetError as exc:
+            yield finding("rule-failed", f"step {step}: a rule failed while a {bot} bot chose: {exc}")
+            return
+        # Drawn as the random bot draws its choice, so that a random hand here is the same hand
+        # as tonk simulate's with the same seed and bots.
+        others = dict.fromkeys(rng.choice(legal) for _ in range(min(tries, len(legal)) - 1))
+        for action in [*(a for a in others if a != chosen), chosen]:
+            trial = state if action is chosen else state.clone()
+            try:
+                trial.apply(action)
+            except IllegalAction as exc:
+                yield finding("refused", f"step {step}: the legal action '{action}' is refused: {exc}", action)
+                return
+            except RulesetError as exc:
+                yield finding("rule-failed", f"step {step}: a rule failed at play on '{action}': {exc}", action)
+                return
+        played.append(f"P{seat + 1} {chosen}")
+    if not state.is_terminal():
+        yield finding("no-end", f"the hand did not end in {max_steps} actions")
+
+
+def scenario_text(ruleset_ref: str, players: int, dealer: int, seed: int, actions: list[str], why: str) -> str:
+    """A scenario file replaying a hand (scenario format: ruleset, players, dealer, seed, actions)."""
+    names = [f"P{s + 1}" for s in range(players)]
+    doc = {"ruleset": ruleset_ref, "players": names, "dealer": names[dealer], "seed": seed, "actions": actions}
+    return (f"# Found by the legality check (tonkdsl.tools.legality): {why}\n"
+            "# `tonk replay` this file to see the hand up to that point.\n"
+            + yaml.safe_dump(doc, sort_keys=False, width=100))
