@@ -76,7 +76,17 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 def targets(folder: Path) -> dict[str, Path | str]:
     """Every shipped ruleset, every recipe, every recipe laid over every shipped ruleset, and
-    every pair of recipes (and variants) laid together, written to ``folder``."""
+    every pair of recipes (and variants) laid together, written to ``folder`` (once per run:
+    the test modules that read them share them)."""
+    if folder not in _MADE:
+        _MADE[folder] = _targets(folder)
+    return _MADE[folder]
+
+
+_MADE: dict[Path, dict[str, Path | str]] = {}
+
+
+def _targets(folder: Path) -> dict[str, Path | str]:
     from tonkdsl.language.resources import shipped_ruleset_names
 
     found: dict[str, Path | str] = {name: name for name in shipped_ruleset_names()}

@@ -32,7 +32,7 @@ _SLOTS = (
     "ruleset", "pack", "melds", "num_players", "dealer", "stake", "unit", "hands", "hand_value",
     "hand_sig", "hand_discards", "stock", "discard_pile", "spreads", "first_seat", "current",
     "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
-    "counters", "fired", "events_fired", "deal_winners", "pending", "out_of_turn_seat",
+    "counters", "fired", "events_fired", "deal_winners", "pending", "memory", "out_of_turn_seat",
     "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
     "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
     "public_cards", "last_discard", "upcard", "side_of", "record")
@@ -88,6 +88,9 @@ class State(TurnFlow):
         # be slapped until the next player draws), its own value; and the player who owes an
         # extra discard (or is asked out of turn) before the player to move acts.
         self.pending: object | None = None
+        # The constructs' memory of the hand (a buy's count per player), (key, value) pairs:
+        # replaced, never changed (rules/base.py, remember), so that a clone shares it.
+        self.memory: tuple[tuple[str, Any], ...] = ()
         self.out_of_turn_seat: int | None = None
         self.spread_log: list[tuple[int, int]] = []  # (seat, cards) of each new spread, in order
         self.dealt_hands: tuple[tuple[int, ...], ...] = ()
@@ -169,7 +172,7 @@ class State(TurnFlow):
         twin.current, twin.phase, twin.turn_number, twin.round_number = (
             self.current, self.phase, self.turn_number, self.round_number)
         twin.taken_discard, twin.hit_cards_this_turn = self.taken_discard, self.hit_cards_this_turn
-        twin.pending, twin.out_of_turn_seat = self.pending, self.out_of_turn_seat
+        twin.pending, twin.memory, twin.out_of_turn_seat = self.pending, self.memory, self.out_of_turn_seat
         twin.dealt_hands, twin._outcome, twin._listened = self.dealt_hands, self._outcome, self._listened
         twin.knocker, twin.last_round_left, twin.knock_declared = self.knocker, self.last_round_left, self.knock_declared
         twin.seed, twin.rebuilds, twin.dropper = self.seed, self.rebuilds, self.dropper

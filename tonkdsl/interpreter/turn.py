@@ -70,6 +70,7 @@ class TurnRules:
     hit_cards_this_turn: int
     stats: list[PlayerStats]
     pending: object | None
+    memory: tuple[tuple[str, Any], ...]
     out_of_turn_seat: int | None
     spread_log: list[tuple[int, int]]
     _outcome: Outcome | None

@@ -23,6 +23,7 @@ import yaml
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, deal
+from tonkdsl.interpreter.rules import plan_for
 from tonkdsl.interpreter.table import ASK
 from tonkdsl.interpreter.view import observation
 from tonkdsl.language.rng import Rng
@@ -96,9 +97,10 @@ def check_hand(rs: Ruleset, players: int, seed: int, *, bot: str = "random", tri
     dealer = seed % players
     state = deal(rs, players, seed=seed, dealer=dealer)
     played: list[str] = []
+    out_of_turn = bool(plan_for(rs).offering)
 
-    def finding(kind: str, message: str, action: A.Action | None = None) -> Finding:
-        acts = played + ([f"P{seat + 1} {action}"] if action is not None else [])
+    def finding(kind: str, message: str, action: A.Action | None = None, by: int | None = None) -> Finding:
+        acts = played + ([f"P{(seat if by is None else by) + 1} {action}"] if action is not None else [])
         return Finding(kind, message, players, seed, bot, scenario_text(ruleset_ref or rs.name, players, dealer,
                                                                         seed, acts, f"{kind}: {message}"))
 
@@ -126,19 +128,48 @@ def check_hand(rs: Ruleset, players: int, seed: int, *, bot: str = "random", tri
         # Drawn as the random bot draws its choice, so that a random hand here is the same hand
         # as tonk simulate's with the same seed and bots.
         others = dict.fromkeys(rng.choice(legal) for _ in range(min(tries, len(legal)) - 1))
-        for action in [*(a for a in others if a != chosen), chosen]:
-            trial = state if action is chosen else state.clone()
+        tries_now = [(seat, a) for a in others if a != chosen]
+        if out_of_turn:  # the constructs' plays out of turn (a slap, a buy) offered to the other players
+            tries_now += _out_of_turn(state, seat, rng)
+        for who, action in tries_now:
             try:
-                trial.apply(action)
+                state.clone().apply(action, player=None if who == seat else who)
             except IllegalAction as exc:
-                yield finding("refused", f"step {step}: the legal action '{action}' is refused: {exc}", action)
+                yield finding("refused", f"step {step}: the legal action '{action}'{_of(who, seat)} is refused: "
+                              f"{exc}", action, who)
                 return
             except RulesetError as exc:
-                yield finding("rule-failed", f"step {step}: a rule failed at play on '{action}': {exc}", action)
+                yield finding("rule-failed", f"step {step}: a rule failed at play on '{action}'{_of(who, seat)}: "
+                              f"{exc}", action, who)
                 return
+        taken = [(who, a) for who, a in tries_now if who != seat]
+        if taken and rng.below(4) == 0:  # now and then another player takes it, so that the states after follow
+            seat, chosen = taken[0]
+        try:
+            state.apply(chosen, player=None if seat == state.current_player() else seat)
+        except IllegalAction as exc:
+            yield finding("refused", f"step {step}: the legal action '{chosen}' is refused: {exc}", chosen)
+            return
+        except RulesetError as exc:
+            yield finding("rule-failed", f"step {step}: a rule failed at play on '{chosen}': {exc}", chosen)
+            return
         played.append(f"P{seat + 1} {chosen}")
     if not state.is_terminal():
         yield finding("no-end", f"the hand did not end in {max_steps} actions")
+
+
+def _of(who: int, seat: int) -> str:
+    return "" if who == seat else f" of seat {who + 1}, out of turn,"
+
+
+def _out_of_turn(state: State, seat: int, rng: Rng) -> list[tuple[int, A.Action]]:
+    """Up to two plays out of turn offered to each player but ``seat`` (who is to act)."""
+    out = []
+    for other in range(state.num_players):
+        if other != seat:
+            offered = list(state.legal_actions(other))
+            out += [(other, rng.choice(offered)) for _ in range(min(2, len(offered)))]
+    return list(dict.fromkeys(out))
 
 
 def scenario_text(ruleset_ref: str, players: int, dealer: int, seed: int, actions: list[str], why: str) -> str:

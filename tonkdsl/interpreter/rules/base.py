@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
 
 from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.table import START
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.engine import State
@@ -33,6 +34,33 @@ if TYPE_CHECKING:
 HITS_SPREADS = "hits_spreads"  # a spread can be added to (a hit by another name)
 PLAYS_OUT_OF_TURN = "plays_out_of_turn"  # a player can lay cards outside their own turn
 HITS_ANY_SPREAD = "hits_any_spread"  # it plays onto any spread, whoever owns it (hits.spreads aside)
+
+
+class OpenDiscard(NamedTuple):
+    """What the table waits on after a discard (``State.pending``): the discard, open to plays out
+    of turn (a slap, a buy) until the next player draws. Every construct that acts on it sets the
+    same value, and the first play that takes the card closes it for all."""
+
+    card: int
+    discarder: int
+
+
+def open_discard(st: "State") -> OpenDiscard | None:
+    """The discard open to plays out of turn now, if any (only before the next player acts)."""
+    pending = st.pending
+    return pending if isinstance(pending, OpenDiscard) and st.phase == START else None
+
+
+def remember(st: "State", key: str, value: Any) -> None:
+    """Keep ``value`` for the rest of the hand under ``key`` (a construct's memory: its key, or
+    its key and a seat). The memory is a tuple of (key, value) pairs, replaced and never changed,
+    so that a copy of the state (``clone``) shares it safely."""
+    st.memory = (*((k, v) for k, v in st.memory if k != key), (key, value))
+
+
+def recall(st: "State", key: str, default: Any = None) -> Any:
+    """What a construct remembered under ``key`` this hand (``default`` when nothing)."""
+    return next((v for k, v in st.memory if k == key), default)
 
 
 class Sentence(NamedTuple):

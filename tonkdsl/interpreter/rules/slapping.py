@@ -7,12 +7,12 @@ do, its rules-sheet sentence and what lint says of it. The turn (turn.py) only a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.rules.base import (HITS_ANY_SPREAD, HITS_SPREADS, PLAYS_OUT_OF_TURN, Finding, Sentence,
-                                            TurnRule)
-from tonkdsl.interpreter.table import EXTRA, START, IllegalAction
+from tonkdsl.interpreter.rules.base import (HITS_ANY_SPREAD, HITS_SPREADS, PLAYS_OUT_OF_TURN, Finding, OpenDiscard,
+                                            Sentence, TurnRule, open_discard)
+from tonkdsl.interpreter.table import EXTRA, IllegalAction
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.board import TableSpread
@@ -37,13 +37,6 @@ def _parse(words: list[str]) -> A.Action:
     if len(cards) != 1:
         raise A.ActionSyntaxError("a slap plays exactly one card")
     return Slap(cards[0], n)
-
-
-class Slappable(NamedTuple):
-    """What the table waits on (State.pending): the discard that may be slapped, and who discarded it."""
-
-    card: int
-    discarder: int
 
 
 class Slapping(TurnRule):
@@ -88,15 +81,15 @@ class Slapping(TurnRule):
 
     # --- at play ---------------------------------------------------------------------------
     def discarded(self, st: "State", seat: int, card: int) -> None:
-        st.pending = Slappable(card, seat)
+        st.pending = OpenDiscard(card, seat)
 
     def drew(self, st: "State", seat: int) -> None:
-        if isinstance(st.pending, Slappable):
+        if isinstance(st.pending, OpenDiscard):
             st.pending = None  # the discard is dead once the next player draws
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
-        window = st.pending
-        if not isinstance(window, Slappable) or st.phase != START:
+        window = open_discard(st)
+        if window is None:
             return []
         if self.next_player_only and seat != st.current:
             return []
@@ -113,8 +106,8 @@ class Slapping(TurnRule):
 
     def play(self, st: "State", seat: int, action: A.Action) -> None:
         assert isinstance(action, Slap)
-        window = st.pending
-        if not isinstance(window, Slappable) or st.phase != START:
+        window = open_discard(st)
+        if window is None:
             raise IllegalAction("there is no discard to slap now")
         card = window.card
         if st.pack.names[card] != action.card:

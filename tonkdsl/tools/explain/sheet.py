@@ -94,21 +94,26 @@ def in_turn_rule(do: str, at: Any, when: str) -> str:
     """One rule of turn.in_turn in words: "before drawing, you may drop only when you have had 1
     turn" (the rules sheet, tonk diff)."""
     steps = " or ".join(_STEP[m] for m in sorted(at, key=list(_STEP).index) if m in _STEP)
+    if str(when).strip().lower() == "false":
+        return f"{steps}, you may not {_OWN.get(do, do)}"
     return f"{steps}, you may {_OWN.get(do, do)} only when {words(str(when), 'you')}"
 
 
-def _in_turn(rs: Ruleset) -> list[str]:
-    """The sentences of turn.in_turn: the conditions on the player to move's own actions."""
-    if not rs.in_turn:
+def _in_turn(rs: Ruleset, can: "_Possible") -> list[str]:
+    """The sentences of turn.in_turn: the conditions on the player to move's own actions (none
+    for an action the ruleset never allows: the sheet says so where it speaks of that action)."""
+    never = {"spread": not can.lays, "hit": not can.hits, "drop": not can.drops}
+    rules = [w for w in rs.in_turn if not never.get(w.do, False)]
+    if not rules:
         return []
     return ["Your own actions, step by step:"] + [
         f"- {w.id}: " + in_turn_rule(w.do, w.at, "true" if w.when is None else w.when.source) + "."
-        for w in rs.in_turn]
+        for w in rules]
 
 
 def _out_of_turn(rs: Ruleset) -> list[str]:
     """The sentences of turn.out_of_turn: who may act, when, besides the player to move."""
-    rules = [w for w in rs.windows if w.id is not None]
+    rules = [w for w in rs.windows if w.id is not None and not _never(w.when)]
     if not rules:
         return []
     lines = ["Out of turn:"]
@@ -257,8 +262,50 @@ def _wild_value(rs: Ruleset) -> tuple[int, ...] | None:
     return (int(raw),) if isinstance(raw, int) else tuple(sorted(set(raw)))
 
 
+def _never(rule: Any) -> bool:
+    """A condition written as false (or worked out to be): the action it guards never happens."""
+    return rule is not None and rule.constant is False
+
+
+@dataclass(frozen=True)
+class _Possible:
+    """What the ruleset lets happen at all, so that the sheet never offers in words what cannot
+    be done, nor lists an ending that cannot come."""
+
+    lays: bool  # a player may lay spreads in their turn
+    hits: bool  # a spread can be on the table and be hit
+    out: bool  # a hand can be emptied, and that ends it
+    drops: bool  # a player may drop in their own turn
+    any_drop: bool  # ... or out of turn
+    folds: bool
+
+    @classmethod
+    def of(cls, rs: Ruleset) -> "_Possible":
+        lays = not _never(rs.spread_allowed)
+        hits = (rs.hit_books or rs.hit_runs) and not _never(rs.hit_allowed) and (lays or rs.drop_lays_spreads)
+        drops = not _never(rs.drop_allowed)
+        return cls(lays, hits, (lays or hits) and not _never(rs.going_out_allowed), drops,
+                   drops or any(w.do == "drop" and not _never(w.when) for w in rs.windows),
+                   any(w.do == "fold" and not _never(w.when) for w in rs.windows))
+
+    def plays(self) -> str:
+        """What a turn may do between the draw and the discard, in words ("" when nothing)."""
+        return " and ".join([*(["lay spreads"] if self.lays else []), *(["hit spreads on the table"] if self.hits else [])])
+
+    def ending(self, kind: str) -> bool:
+        """Whether the ending ``kind`` can come at all."""
+        if kind in ("tonk_out", "out_on_discard"):
+            return self.out
+        if kind.startswith("drop"):
+            return self.any_drop
+        if kind == "others_folded":
+            return self.folds
+        return True
+
+
 def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     d = rs.data
+    can = _Possible.of(rs)
     pack = rs.pack
     out: list[Section] = []
     intro = Section(rs.name, [rs.description] if rs.description else [])
@@ -327,7 +374,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     starts = "the dealer's left" if rs.first_player is None else one_player(rs.first_player.source)
     turn.lines.append(f"Play starts at {starts} and goes {'clockwise'}.")
     if not rs.first_turn_draws:
-        turn.lines.append("The first player does not draw on the first turn: they lay spreads and discard.")
+        turn.lines.append("The first player does not draw on the first turn: they "
+                          + ("lay spreads and discard." if can.lays else "discard."))
     drop_when = "" if rs.drop_allowed.source.strip() == "true" else f" if {words(rs.drop_allowed.source, 'you')}"
     moments = {"start": "at the start of your turn",
                "before_discard": "after drawing, before your discard (the condition is read on the hand the "
@@ -342,9 +390,12 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         drop_lines.append(f"This table calls the drop \"{rs.drop_called}\".")
     if rs.last_round:
         who = "every other player" if rs.last_round >= 99 else f"each of the next {_plural(rs.last_round, 'player')}"
-        drop_lines.append(f"After a drop, {who} has one more turn (no one else may drop), in which they may lay "
-                          "spreads and hit spreads on the table, the dropper's too; then the drop is decided.")
+        drop_lines.append(f"After a drop, {who} has one more turn (no one else may drop)"
+                          + (f", in which they may {can.plays()}" + (", the dropper's too" if can.hits else "")
+                             if can.plays() else "") + "; then the drop is decided.")
     drop_lines.append(f"The drop is won when {words(rs.drop_wins_if.source, 'you')}; otherwise it is caught.")
+    if not can.drops:  # never in one's own turn: what a drop out of turn needs is said with its rule
+        drop_lines = drop_lines[-1:] if can.any_drop else []
     at_start = "start" in rs.drop_at
     if at_start:
         turn.lines += drop_lines
@@ -356,27 +407,30 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     if rs.must_take is not None and rs.must_take.source.strip() != "false":
         turn.lines.append(f"You must take the top discard instead of drawing from the stock when "
                           f"{words(rs.must_take.source, 'you')}.")
-    turn.lines.append("Then you may lay spreads and hit spreads on the table, and you end your turn by discarding "
-                      "one card face up." + (" You may not discard the card you took from the discard pile in the "
+    turn.lines.append((f"Then you may {can.plays()}, and you end" if can.plays() else "Then you end")
+                      + " your turn by discarding one card face up." + (" You may not discard the card you took from the discard pile in the "
                                              "same turn." if rs.not_the_card_taken else ""))
     if not at_start:
         turn.lines += drop_lines
-    if rs.eat_allowed is not None:
+    if rs.eat_allowed is not None and not _never(rs.eat_allowed):
         who = "any other player" if rs.eat_allowed.source.strip() == "true" else \
             f"another player when {words(rs.eat_allowed.source, 'they')}"
         once = ", if they lay it in a spread at once," if rs.eat_spread_at_once else ""
         turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
                           "their turn from there; the players in between lose their turn. When several want it, "
                           "the one nearest the discarder's left has it.")
-    turn.lines += _in_turn(rs)
+    turn.lines += _in_turn(rs, can)
     turn.lines += _out_of_turn(rs)
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
         exc = f", except when {words(rs.hold_except.source, 'you')}" if rs.hold_except is not None else ""
         turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
-    go = "" if rs.going_out_allowed.source.strip() == "true" else \
-        f" Going out is only possible when {words(rs.going_out_allowed.source, 'you')}; otherwise an empty hand counts 0 " \
-        "and the turn passes."
-    turn.lines.append("Emptying your hand ends the hand." + go)
+    if can.out:
+        go = "" if rs.going_out_allowed.source.strip() == "true" else \
+            f" Going out is only possible when {words(rs.going_out_allowed.source, 'you')}; otherwise an empty hand " \
+            "counts 0 and the turn passes."
+        turn.lines.append("Emptying your hand ends the hand." + go)
+    elif can.lays or can.hits:
+        turn.lines.append("Going out is not possible: an empty hand counts 0 and the turn passes.")
     stock = {"draw_from_empty": "When the stock is empty, play goes on with the discard pile; the hand ends when a "
                                 "player would draw from the empty stock.",
              "last_card_drawn": "The hand ends when the last card of the stock has been drawn and the turn is over.",
@@ -407,14 +461,17 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                 m.lines.append(f"A {what} holds {' and '.join(limits)}.")
     if jokers and not rs.jokers_in_melds and JOKER not in map(str, wild):
         m.lines.append("Jokers are never part of a spread.")
-    if rs.spread_allowed is not None and rs.spread_allowed.source.strip() != "true":
+    if not can.lays:
+        m.lines.append("You may not lay spreads" + (": only a drop lays its spreads." if rs.drop_lays_spreads else "."))
+    elif rs.spread_allowed is not None and rs.spread_allowed.source.strip() != "true":
         m.lines.append(f"You may lay a spread only when {words(rs.spread_allowed.source, 'you')}"
                        + (" (a drop still lays its spreads)." if rs.drop_lays_spreads else "."))
-    m.lines.append("Cards laid in spreads no longer count toward your hand.")
+    if can.lays or rs.drop_lays_spreads:
+        m.lines.append("Cards laid in spreads no longer count toward your hand.")
     out.append(m)
 
     hits = Section("Hitting")
-    if not rs.hit_books and not rs.hit_runs:
+    if not can.hits:
         hits.lines.append("Spreads on the table cannot be hit.")
     else:
         whose = {"any": "any player's", "own": "your own", "others": "the other players'"}[rs.hit_spreads]
@@ -451,8 +508,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     ends = Section("How a hand ends, and who pays")
     for kind, title in _ENDING_TITLE.items():
         ending: Ending | None = rs.endings.get(kind)
-        if ending is None:
-            continue
+        if ending is None or not can.ending(kind):
+            continue  # (an ending that cannot come is not listed)
         void = ending.void_if
         if void is not None and void.constant is True:
             ends.lines.append(f"{title}: the hand is dead and no one pays.")

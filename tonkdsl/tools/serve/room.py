@@ -22,7 +22,7 @@ from typing import Any, Callable
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.interpreter.view import observation
-from tonkdsl.interpreter.table import VOID
+from tonkdsl.interpreter.table import ASK, VOID
 from tonkdsl.tools.bots import policy
 from tonkdsl.tools.explain.words import words
 from tonkdsl.tools.screen import in_hand_order
@@ -569,8 +569,13 @@ class Room:
         # A person the stand-in plays for is offered no move: "back" (or any click) takes the seat back.
         data["away"] = seat is not None and seat.index in self.away
         try:
-            data["legal"] = ([str(a) for a in state.legal_actions()] if current is not None and current == here
-                             and not data["away"] else [])
+            if current is None or here is None or data["away"]:
+                data["legal"] = []
+            elif current == here:
+                data["legal"] = [str(a) for a in state.legal_actions()]
+            else:  # what the ruleset's constructs let this player play out of turn now (a slap, a buy)
+                data["legal"] = [str(a) for a in state.legal_actions(here)] if state.phase != ASK else []
+                data["out_of_turn"] = bool(data["legal"])
         except RulesetError as exc:  # a rule failed while listing the moves: the hand is void, shown as such
             self.failed_rule(exc)
             return self.snapshot(seat)
