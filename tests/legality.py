@@ -54,6 +54,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
             "winners": "actor", "payouts": [{"id": "last-in", "from": "folded", "to": "actor", "amount": "stake"}]}}},
     "Calling a low hand": {"extends": "standard", "bonuses": [
         {"id": "call-low", "on": "claim", "when": "count <= 10", "from": "others", "to": "actor", "amount": "stake"}]},
+    "Slapping a discard onto a spread (V17)": {"extends": "standard", "slapping": {
+        "allowed": "true", "priority": "first", "extra_discard": True}},
     "Four natural cards in every spread, and a joker": {"extends": "standard", "pack": {"jokers": 1, "values": {"JK": 0}},
                                                           "melds": {"min_natural": 4}},
 }

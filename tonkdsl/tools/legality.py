@@ -24,7 +24,7 @@ import yaml
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, deal
 from tonkdsl.interpreter.rules import plan_for
-from tonkdsl.interpreter.table import ASK
+from tonkdsl.interpreter.table import ASK, EXTRA
 from tonkdsl.interpreter.view import observation
 from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import Ruleset
@@ -108,7 +108,7 @@ def check_hand(rs: Ruleset, players: int, seed: int, *, bot: str = "random", tri
         if state.is_terminal():
             return
         seat = state.current_player()
-        if state.phase != ASK and seat != state.current:
+        if state.phase not in (ASK, EXTRA) and seat != state.current:  # (EXTRA: a slapper's extra discard)
             yield finding("acted-unasked", f"step {step}: seat {seat + 1} is to act in phase {state.phase}, in seat "
                           f"{state.current + 1}'s turn (only a player asked out of turn acts in another's turn)")
             return
