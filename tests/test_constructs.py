@@ -64,7 +64,9 @@ def test_a_construct_not_used_is_not_built_and_says_nothing(rule) -> None:
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.key)
 def test_a_constructs_actions_read_back_as_written(rule) -> None:
-    for text in rule.action_texts(["8S", "JK"], 2):
+    texts = rule.action_texts(["8S", "JK"], 2) + [u for u in rule.usage if "<" not in u]
+    assert texts and all(text.split()[0] in rule.verbs for text in texts)
+    for text in texts:
         action = parse_action(text)
         assert type(action) in rule.kinds and str(action) == text
 

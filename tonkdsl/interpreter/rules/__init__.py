@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
+from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.slapping import Slapping
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 RULES: tuple[type[TurnRule], ...] = (
     Slapping,
+    Buying,
 )
 
 
