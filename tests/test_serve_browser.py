@@ -398,3 +398,34 @@ def test_a_wild_card_is_shown_where_it_stands_in_a_spread(browser: Any) -> None:
         assert wild.count() == 1 and "as QD" in (wild.text_content() or "")
         assert wild.get_attribute("aria-label") == "2 of hearts, wild, as queen of diamonds"
         page.locator("#spreads").screenshot(path=str(ARTIFACTS / "serve-wild-spread.png"))
+
+
+def test_a_rule_that_fails_at_play_voids_the_hand_and_the_host_ends_the_game(browser: Any, tmp_path: Path) -> None:
+    # Issue 80: a rule failing at play froze a browser table. The hand is now void: the status
+    # line says why, and the host deals the next hand or ends the game.
+    path = tmp_path / "fails.yaml"
+    path.write_text("extends: standard\nname: Fails at the third turn\n"
+                    "turn:\n  drop: {allowed: '10 / (3 - turns) >= 0'}\n", encoding="utf-8")
+    room = _room(1, ("greedy",), seed=1, ruleset=str(path))
+    with Server(room) as server:
+        page = browser.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())  # "End the game now?"
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        for _ in range(60):
+            page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0 "
+                                   "|| !document.querySelector('#over').hidden")
+            if page.locator("#over").is_visible():
+                break
+            before = page.text_content("#log")
+            _play_my_turn(page)
+            page.wait_for_function("before => document.querySelector('#log').textContent !== before", arg=before)
+        assert page.locator("#over").is_visible(), "the hand did not end"
+        status = page.text_content("#status") or ""
+        assert status.startswith("The hand is void: a rule of the ruleset failed at play (the rule '10 / (3 - turns) "
+                                 ">= 0' failed: division by zero). Nothing is paid; deal the next hand or end the game"), status
+        assert "Hand over: void" in (page.text_content("#over") or "")
+        page.screenshot(path=str(ARTIFACTS / "serve-hand-void.png"), full_page=True)
+        page.locator("#end-game").click()
+        page.wait_for_function("document.querySelector('#status').textContent.startsWith('The game is over')")
+        assert room.game.session.is_over() and len(room.game.session.records) == 1

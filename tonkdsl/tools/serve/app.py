@@ -222,7 +222,10 @@ class Table:
         lost in a task nobody awaits; the people can still play, end or rematch."""
         if task.cancelled() or task.exception() is None:
             return
-        self.room.failed_rule(RulesetError(f"a bot could not play ({task.exception()})"))
+        fault = task.exception()
+        # A rule that failed while a bot thought (in a worker) is the ruleset's: said as such.
+        self.room.failed_rule(fault if isinstance(fault, RulesetError) else
+                              RulesetError(f"a bot could not play ({fault})"))
 
         async def tell() -> None:
             async with self.lock:
