@@ -85,6 +85,19 @@ def _play_my_turn(page: Any) -> None:
     page.locator("#discard-btn").click()
 
 
+def _play_until_the_hand_is_over(page: Any, turns: int) -> None:
+    """Play the person's turns through clicks (the bots play theirs) until the hand's end shows."""
+    for _ in range(turns):
+        page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0 "
+                               "|| !document.querySelector('#over').hidden")
+        if page.locator("#over").is_visible():
+            break
+        before = page.text_content("#log")
+        _play_my_turn(page)
+        page.wait_for_function("before => document.querySelector('#log').textContent !== before", arg=before)
+    assert page.locator("#over").is_visible(), "the hand did not end"
+
+
 def test_a_whole_hand_played_through_clicks(browser: Any) -> None:
     room = _room(1, ("greedy",), seed=21)
     with Server(room) as server:
@@ -93,17 +106,7 @@ def test_a_whole_hand_played_through_clicks(browser: Any) -> None:
         page.wait_for_selector("#hand .card")
         assert page.text_content("#you") == "You are Player1"
         page.screenshot(path=str(ARTIFACTS / "serve-hand-start.png"))
-        for _ in range(200):
-            if page.locator("#over").is_visible():
-                break
-            page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0 "
-                                   "|| !document.querySelector('#over').hidden")
-            if page.locator("#over").is_visible():
-                break
-            before = page.text_content("#log")
-            _play_my_turn(page)
-            page.wait_for_function("before => document.querySelector('#log').textContent !== before", arg=before)
-        assert page.locator("#over").is_visible(), "the hand did not end"
+        _play_until_the_hand_is_over(page, 200)
         assert "Hand over" in (page.text_content("#over") or "")
         page.screenshot(path=str(ARTIFACTS / "serve-hand-over.png"), full_page=True)
         state = room.game.state
@@ -412,15 +415,7 @@ def test_a_rule_that_fails_at_play_voids_the_hand_and_the_host_ends_the_game(bro
         page.on("dialog", lambda dialog: dialog.accept())  # "End the game now?"
         page.goto(server.url)
         page.wait_for_selector("#hand .card")
-        for _ in range(60):
-            page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0 "
-                                   "|| !document.querySelector('#over').hidden")
-            if page.locator("#over").is_visible():
-                break
-            before = page.text_content("#log")
-            _play_my_turn(page)
-            page.wait_for_function("before => document.querySelector('#log').textContent !== before", arg=before)
-        assert page.locator("#over").is_visible(), "the hand did not end"
+        _play_until_the_hand_is_over(page, 60)
         status = page.text_content("#status") or ""
         assert status.startswith("The hand is void: a rule of the ruleset failed at play (the rule '10 / (3 - turns) "
                                  ">= 0' failed: division by zero). Nothing is paid; deal the next hand or end the game"), status

@@ -330,7 +330,7 @@ def _check_table(ref: str, rs: Any, players: int) -> None:
     report = check(rs, seeds=range(TABLE_CHECK_SEEDS), players=[players], ruleset_ref=ref, stop_after=1)
     for f in report.findings:
         echo(f"warning: {ref} breaks at play ({f}); a hand where it happens is void at the table, nothing lost. "
-             f"tonk lint --simulate 400 --witness DIR {ref} writes such a hand", err=True)
+             f"tonk lint {ref} --simulate 400 --witness DIR writes such a hand", err=True)
 
 
 def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler: str | None, handle: Any,

@@ -135,6 +135,18 @@ class TurnRule:
         return []
 
 
+class OnTheDiscard(TurnRule):
+    """A construct played on the last discard, out of turn, until the next player draws (a slap,
+    a buy): it opens the discard after each discard and closes it at the draw."""
+
+    def discarded(self, st: "State", seat: int, card: int) -> None:
+        st.pending = OpenDiscard(card, seat)
+
+    def drew(self, st: "State", seat: int) -> None:
+        if isinstance(st.pending, OpenDiscard):
+            st.pending = None  # the next player drew: the discard is no longer open to others
+
+
 def _overrides(rule: TurnRule, name: str) -> bool:
     return getattr(type(rule), name) is not getattr(TurnRule, name)
 

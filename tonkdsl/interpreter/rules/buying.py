@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.rules.base import OpenDiscard, Sentence, TurnRule, open_discard, recall, remember
+from tonkdsl.interpreter.rules.base import OnTheDiscard, Sentence, open_discard, recall, remember
 from tonkdsl.interpreter.table import IllegalAction
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def _parse(words: list[str]) -> A.Action:
 _BUY: Any = Buy()
 
 
-class Buying(TurnRule):
+class Buying(OnTheDiscard):
     key = "buying"
     kinds = (Buy,)
     verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {"buy": _parse}
@@ -76,13 +76,6 @@ class Buying(TurnRule):
         return cls(s["allowed"], int(s.get("penalty", 1)), int(s.get("limit", 3)))
 
     # --- at play ---------------------------------------------------------------------------
-    def discarded(self, st: "State", seat: int, card: int) -> None:
-        st.pending = OpenDiscard(card, seat)
-
-    def drew(self, st: "State", seat: int) -> None:
-        if isinstance(st.pending, OpenDiscard):
-            st.pending = None  # the discard is the next player's once they draw
-
     def options(self, st: "State", seat: int) -> list[A.Action]:
         return [_BUY] if self._refusal(st, seat) is None else []
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.rules.base import (HITS_ANY_SPREAD, HITS_SPREADS, PLAYS_OUT_OF_TURN, Finding, OpenDiscard,
-                                            Sentence, TurnRule, open_discard)
+from tonkdsl.interpreter.rules.base import (HITS_ANY_SPREAD, HITS_SPREADS, PLAYS_OUT_OF_TURN, Finding, OnTheDiscard,
+                                            Sentence, open_discard)
 from tonkdsl.interpreter.table import EXTRA, IllegalAction
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def _parse(words: list[str]) -> A.Action:
     return Slap(cards[0], n)
 
 
-class Slapping(TurnRule):
+class Slapping(OnTheDiscard):
     key = "slapping"
     kinds = (Slap,)
     verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {"slap": _parse}
@@ -80,13 +80,6 @@ class Slapping(TurnRule):
                    bool(s.get("own_card_extra_discard", False)))
 
     # --- at play ---------------------------------------------------------------------------
-    def discarded(self, st: "State", seat: int, card: int) -> None:
-        st.pending = OpenDiscard(card, seat)
-
-    def drew(self, st: "State", seat: int) -> None:
-        if isinstance(st.pending, OpenDiscard):
-            st.pending = None  # the discard is dead once the next player draws
-
     def options(self, st: "State", seat: int) -> list[A.Action]:
         window = open_discard(st)
         if window is None:
