@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl import load_ruleset
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, State
@@ -119,7 +120,7 @@ def test_a_claim_rule_holds_the_bonus_back_until_its_condition() -> None:
 @pytest.mark.parametrize("ref", ["standard", "seattle", VAR / "x15-knock-before-discard.yaml"])
 def test_without_rules_of_the_turn_no_action_is_guarded(ref: Any) -> None:
     rs = load_ruleset(ref)
-    assert rs.in_turn == () and State(rs, 2, 0, 1).melds.guards == {}
+    assert InTurn.build(rs) is None and State(rs, 2, 0, 1).melds.guards == {}
 
 
 def test_a_card_that_must_be_spread_at_once_is_not_offered_where_a_rule_forbids_the_spread(write: Any) -> None:

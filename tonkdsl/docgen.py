@@ -166,7 +166,11 @@ def schema_text() -> str:
 
     schema = json.loads(schema_path().read_text(encoding="utf-8"))
     for rule in RULES:
-        schema["properties"][rule.key] = rule.schema
+        *parents, last = rule.key.split(".")
+        node = schema
+        for part in parents:
+            node = node["properties"][part]
+        node["properties"][last] = rule.schema
     return json.dumps(schema, indent=2) + "\n"
 
 

@@ -11,12 +11,13 @@ from operator import or_
 
 from tonkdsl.interpreter.actions import Discard, Hit, Spread
 from tonkdsl.interpreter.rules import Plan, plan_for
+from tonkdsl.interpreter.rules.base import Guard
 from tonkdsl.language.expr.compiler import NOT_CONSTANT
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.language.cards import Pack
-    from tonkdsl.language.ruleset import Ruleset, Window
+    from tonkdsl.language.ruleset import Ruleset
 
 BOOK, RUN = "book", "run"
 # For MeldRules._grow: natural cards that differ in rank (or in suit), and the suit of a card
@@ -105,12 +106,14 @@ class MeldRules:
         self.plan: Plan = plan_for(rs)
         self.draws_stock = "stock" in rs.draw_from
         self.draws_discard = "discard" in rs.draw_from
-        # The rules of turn.in_turn by (step, action): the conditions on the player to move's own
-        # actions beyond the keys' own. Empty for most rulesets: each check is one dict lookup.
-        guards: dict[tuple[str, str], list["Window"]] = {}
-        for w in rs.in_turn:
-            for at in sorted(w.at):
-                guards.setdefault((at, w.do), []).append(w)
+        # The constructs' guards by (step, action): the conditions on the player to move's own
+        # actions beyond the keys' own (rules/in_turn.py). Empty for most rulesets: each check is
+        # one dict lookup.
+        guards: dict[tuple[str, str], list[Guard]] = {}
+        for rule in self.plan.rules:
+            for g in rule.guards():
+                for at in sorted(g.at):
+                    guards.setdefault((at, g.do), []).append(g)
         self.guards = {key: tuple(ws) for key, ws in guards.items()}
         # Taking the discard into a hand that keeps other cards needs no check unless the card
         # must be played at once, or a rule of turn.in_turn guards it (TurnRules._start_options).

@@ -14,13 +14,14 @@ from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.rules import rule_of_kind
+from tonkdsl.interpreter.rules.base import Guard
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
 from tonkdsl.interpreter.table import (ASK, DISCARDED, DREW_STOCK, DROP_DECLINED, EXTRA, LAID, MAX_TURNS, OVER, PLAY,
                                       START, NO_SLOTS, TOOK, IllegalAction)
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
-from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset, Window
+from tonkdsl.language.ruleset import Bonus, DealWin, Ruleset
 
 # The kinds of action a play list is built of (Final: compiled, read from C variables rather
 # than looked up in the actions module at each turn).
@@ -357,7 +358,7 @@ class TurnRules:
 
     # --- the rules of turn.in_turn: conditions on the player to move's own actions ----------
     def _guard_fails(self, at: str, do: str, seat: int, owner: int | None = None,
-                     spread: tuple[int, ...] = ()) -> Window | None:
+                     spread: tuple[int, ...] = ()) -> Guard | None:
         """The first rule of turn.in_turn on ``do`` at step ``at`` whose condition is false for
         ``seat`` (None: every such rule holds, or there is none)."""
         rules = self.melds.guards.get((at, do))

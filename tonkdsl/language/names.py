@@ -138,7 +138,7 @@ ROLES: dict[str, str] = {
     "dropper": "the player who dropped (drop endings only)",
     "payer": "the player paying (payout amounts only)",
     "payee": "the player receiving (payout amounts only)",
-    "owner": "the owner of the spread hit (where a spread is hit: counter events, hits.allowed, the hit rules of turn.in_turn, a construct that plays onto a spread)",
+    "owner": "the owner of the spread hit (where a spread is hit: counter events, hits.allowed, and the constructs that guard or make a hit)",
     "scored": "the player whose score changes (score entries only)",
 }
 # Plain attribute reads are operator.attrgetter: called from C, with no Python frame.

@@ -212,9 +212,6 @@ class Ruleset:
     eat_allowed: Compiled | None  # None: no eating
     eat_spread_at_once: bool
     windows: tuple[Window, ...]  # who may act out of turn, and when (eating among them)
-    # Conditions on the player to move's own actions at the steps of their turn (turn.in_turn):
-    # one Window each, at turn_start or after_draw ('by' unused: the player to move acts).
-    in_turn: tuple[Window, ...]
     ante: Compiled | None  # what each player puts into the pot at the deal (None: no pot)
     bonuses: tuple[Bonus, ...]
     most_lost: Compiled | None  # caps on what one hand's ending costs or brings a player
@@ -231,7 +228,7 @@ class Ruleset:
     # The sections of the turn's constructs (the schema's keys marked x-construct), each a
     # mapping of its keys with its expressions compiled: the interpreter's construct of that
     # key (tonkdsl/interpreter/rules/) reads it; the language knows nothing else of it.
-    constructs: dict[str, dict[str, Any]]
+    constructs: dict[str, Any]
     score_sheet: str
     lowest_score_wins: bool
     session: SessionRules
@@ -506,24 +503,36 @@ class _Builder:
                             tuple(bets), ends_when, eliminate,
                             None if winner is None else winner == "lowest_total")
 
-    def constructs(self) -> dict[str, dict[str, Any]]:
-        """The sections of the keys the schema marks as a construct's (``x-construct``): the
-        section's keys as written, each field the schema marks ``x-expr`` compiled as it says
-        (its type, the roles it may name, whether it is about a player)."""
-        out: dict[str, dict[str, Any]] = {}
+    def constructs(self) -> dict[str, Any]:
+        """The sections of the keys the schema marks as a construct's (``x-construct``), by dotted
+        path: each as written, with every field the schema marks ``x-expr`` compiled as it says
+        (its type, the roles it may name, whether it is about a player; ``by`` and ``cases``: roles
+        that depend on another field of the same entry). A list section gives a list of entries."""
+        out: dict[str, Any] = {}
         for key, node in construct_schemas().items():
-            raw = self.get((key,))
-            if not isinstance(raw, dict):
-                continue  # absent (or another shape, which the schema reports)
-            section = dict(raw)
-            required = node.get("required", ())
-            for name, field_node in node.get("properties", {}).items():
-                spec = field_node.get("x-expr")
-                if spec is not None:
-                    section[name] = self.expr((key, name), _EXPR_TYPES[spec["type"]], tuple(spec.get("roles", ("actor",))),
-                                              subject=spec.get("subject", True), required=name in required)
-            out[key] = section
+            path: Path = tuple(key.split("."))
+            raw = self.get(path)
+            if isinstance(raw, dict) and node.get("type") == "object":
+                out[key] = self._construct_entry(path, raw, node)
+            elif isinstance(raw, list) and node.get("type") == "array":
+                out[key] = [self._construct_entry(path + (j,), item, node["items"])
+                            for j, item in enumerate(raw) if isinstance(item, dict)]
+            # absent (or another shape, which the schema reports)
         return out
+
+    def _construct_entry(self, path: Path, raw: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+        entry = dict(raw)
+        required = node.get("required", ())
+        for name, field_node in node.get("properties", {}).items():
+            spec = field_node.get("x-expr")
+            if spec is None:
+                continue
+            case = spec.get("cases", {}).get(str(raw.get(spec["by"]))) or {} if "by" in spec else {}
+            entry[name] = self.expr(path + (name,), _EXPR_TYPES[spec["type"]],
+                                    tuple(case.get("roles", spec.get("roles", ("actor",)))),
+                                    subject=spec.get("subject", True), required=name in required,
+                                    card_sets=tuple(case.get("card_sets", spec.get("card_sets", ()))))
+        return entry
 
     def build(self) -> Ruleset | None:
         d = self.data
@@ -576,16 +585,6 @@ class _Builder:
             when = self.expr(base + ("when",), BOOL, act, required=False)
             if isinstance(w, dict):
                 windows.append(Window(str(w.get("do")), frozenset(w.get("at") or ()), by, when, str(w.get("id"))))
-        in_turn = []  # conditions on the player to move's own actions, step by step
-        for j, w in enumerate(self.get(("turn", "in_turn")) or []):
-            if not isinstance(w, dict):
-                continue
-            do = str(w.get("do"))
-            # A hit's condition may read the spread's owner, a spread's condition its cards.
-            when = self.expr(("turn", "in_turn", j, "when"), BOOL, ("actor", "owner") if do == "hit" else act,
-                             card_sets=("spread",) if do == "spread" else ())
-            if when is not None:
-                in_turn.append(Window(do, frozenset(w.get("at") or ()), None, when, str(w.get("id"))))
         ante = self.expr(("pot", "ante"), NUM, (), subject=False, required=False)
         bonuses = []
         for j, b in enumerate(self.get(("bonuses",)) or []):
@@ -678,7 +677,7 @@ class _Builder:
             first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
             stock_rebuild=int((d.get("stock") or {}).get("rebuild", 0)),
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
-            eat_allowed=eat_allowed, windows=tuple(windows), in_turn=tuple(in_turn), eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
+            eat_allowed=eat_allowed, windows=tuple(windows), eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
             ante=ante, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),

@@ -32,8 +32,18 @@ def load_schema() -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1)
 def construct_schemas() -> dict[str, dict[str, Any]]:
-    """The top-level keys whose section is a construct's (``x-construct``), with their schema."""
-    return {k: v for k, v in load_schema()["properties"].items() if isinstance(v, dict) and v.get("x-construct")}
+    """The keys whose section is a construct's (``x-construct``), by dotted path ("slapping",
+    "turn.in_turn"), with their schema: top-level keys, and keys of a top-level section."""
+    out: dict[str, dict[str, Any]] = {}
+    for key, node in load_schema()["properties"].items():
+        if not isinstance(node, dict):
+            continue
+        if node.get("x-construct"):
+            out[key] = node
+        for sub, child in (node.get("properties") or {}).items():
+            if isinstance(child, dict) and child.get("x-construct"):
+                out[f"{key}.{sub}"] = child
+    return out
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
+from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl.interpreter.rules.slapping import Slapping
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 RULES: tuple[type[TurnRule], ...] = (
     Slapping,
     Buying,
+    InTurn,
 )
 
 
@@ -41,4 +43,9 @@ def rule_of_kind(kind: type) -> type[TurnRule] | None:
     return next((rule for rule in RULES if kind in rule.kinds), None)
 
 
-__all__ = ["RULES", "Finding", "Plan", "Sentence", "TurnRule", "plan_for", "rule_of_kind", "verbs"]
+def rule_at(path: tuple[object, ...]) -> type[TurnRule] | None:
+    """The construct whose key is ``path`` (("turn", "in_turn")), if one is."""
+    return next((rule for rule in RULES if tuple(rule.key.split(".")) == tuple(path)), None)
+
+
+__all__ = ["RULES", "Finding", "Plan", "Sentence", "TurnRule", "plan_for", "rule_at", "rule_of_kind", "verbs"]

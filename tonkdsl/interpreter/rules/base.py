@@ -27,6 +27,7 @@ from tonkdsl.interpreter.table import START
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.engine import State
+    from tonkdsl.language.expr import Compiled
     from tonkdsl.language.ruleset import Ruleset
 
 # What a construct can make possible, for lint (TurnRule.facts): lint's checks read these
@@ -63,6 +64,19 @@ def recall(st: "State", key: str, default: Any = None) -> Any:
     return next((v for k, v in st.memory if k == key), default)
 
 
+class Guard(NamedTuple):
+    """A condition on one of the player to move's own actions (``do``: drop, claim, draw_discard,
+    spread, hit) at the steps ``at`` of their turn (turn_start, after_draw): the action is
+    offered there only while ``when`` holds; ``id`` names the rule (in refusals and in the
+    outcome's rules taken). The turn keeps every construct's guards in one table
+    (``MeldRules.guards``) and asks it where it offers or plays those actions."""
+
+    do: str
+    at: frozenset[str]
+    when: "Compiled"
+    id: str
+
+
 class Sentence(NamedTuple):
     """One sentence of the rules sheet, for the section it belongs to ("Spreads and hits", ...)."""
 
@@ -79,12 +93,15 @@ class Finding(NamedTuple):
     message: str
     path: tuple[str | int, ...]
     related: tuple[tuple[str | int, ...], ...] = ()
+    hint: str = ""
 
 
 class TurnRule:
     """A construct of the turn (see the module's docstring). Subclasses override what they use."""
 
-    key: ClassVar[str] = ""
+    key: ClassVar[str] = ""  # the key it reads, dotted when nested ("turn.in_turn")
+    entry_name: ClassVar[str] = ""  # what one entry of a list construct is called (tonk diff: "... added: ...")
+    named: ClassVar[str] = ""  # the word that names it in code (tests/test_constructs.py: only here and the registry)
     schema: ClassVar[dict[str, Any]] = {}
     kinds: ClassVar[tuple[type[A.Action], ...]] = ()  # the action classes it plays
     # verb -> parser of the words after it (actions.parse_action reads them)
@@ -99,8 +116,9 @@ class TurnRule:
         raise NotImplementedError
 
     @classmethod
-    def section(cls, rs: "Ruleset") -> dict[str, Any] | None:
-        """The construct's key in ``rs``, its expressions compiled (None when absent)."""
+    def section(cls, rs: "Ruleset") -> Any:
+        """The construct's key in ``rs``, its expressions compiled: a mapping, or a list of
+        entries for a list key (None when absent)."""
         return rs.constructs.get(cls.key)
 
     # --- at play (called only when a subclass defines them) -------------------------------
@@ -118,10 +136,27 @@ class TurnRule:
     def drew(self, st: "State", seat: int) -> None:
         """After ``seat`` drew, before the card joins the hand."""
 
+    def guards(self) -> tuple[Guard, ...]:
+        """Its conditions on the player to move's own actions (read once, into the turn's table)."""
+        return ()
+
     # --- for the tools -------------------------------------------------------------------
     @classmethod
-    def sheet(cls, rs: "Ruleset", words: Callable[[str], str]) -> list[Sentence]:
-        """Its rules-sheet sentences (``words`` turns an expression into plain words)."""
+    def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
+        """Its rules-sheet sentences (``words(source, subject)`` turns an expression into plain words; ``never``: the
+        player to move's own actions the ruleset never allows, of which nothing is said)."""
+        return []
+
+    @classmethod
+    def entry_words(cls, entry: dict[str, Any], words: Callable[..., str]) -> str | None:
+        """One entry of a list construct in words (``tonk diff`` says each entry added, removed or
+        changed so); None for a construct that is not a list."""
+        return None
+
+    @classmethod
+    def fired(cls, rs: "Ruleset") -> list[tuple[str, str, tuple[str | int, ...]]]:
+        """(id, what, path) of each of its rules the outcome names when it is taken (lint's witness
+        search looks for a hand where each happens)."""
         return []
 
     @classmethod

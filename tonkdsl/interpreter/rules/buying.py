@@ -42,6 +42,7 @@ _BUY: Any = Buy()
 
 class Buying(OnTheDiscard):
     key = "buying"
+    named = "buy"
     kinds = (Buy,)
     verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {"buy": _parse}
     usage = ("buy",)
@@ -114,7 +115,7 @@ class Buying(OnTheDiscard):
 
     # --- for the tools ---------------------------------------------------------------------
     @classmethod
-    def sheet(cls, rs: "Ruleset", words: Callable[[str], str]) -> list[Sentence]:
+    def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
         buy = cls.build(rs)
         if buy is None:
             return []

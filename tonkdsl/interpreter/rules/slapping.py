@@ -41,6 +41,7 @@ def _parse(words: list[str]) -> A.Action:
 
 class Slapping(OnTheDiscard):
     key = "slapping"
+    named = "slap"
     kinds = (Slap,)
     verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {"slap": _parse}
     usage = ("slap <card> on <n>",)
@@ -124,7 +125,7 @@ class Slapping(OnTheDiscard):
 
     # --- for the tools ---------------------------------------------------------------------
     @classmethod
-    def sheet(cls, rs: "Ruleset", words: Callable[[str], str]) -> list[Sentence]:
+    def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
         slap = cls.build(rs)
         if slap is None:
             return []

@@ -13,8 +13,9 @@ from typing import Any
 from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import load_schema
+from tonkdsl.interpreter.rules import rule_at
 from tonkdsl.tools.explain.words import amount, payment, words
-from tonkdsl.tools.explain.sheet import in_turn_rule, out_of_turn_rule
+from tonkdsl.tools.explain.sheet import out_of_turn_rule
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def _label(path: tuple[Any, ...]) -> str:
     return desc.rstrip(".")
 
 
-def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
+def _entry(kind: str, item: dict[str, Any], stake: int, path: tuple[Any, ...]) -> str:
     if kind == "deal_win":
         pays = amount(str(item.get("pays", "?")), stake)
         return f"{item['id']}: {words(str(item.get('when', '')))}, paid {pays}"
@@ -92,9 +93,14 @@ def _entry(kind: str, item: dict[str, Any], stake: int) -> str:
         by, when = item.get("by"), item.get("when")
         return f"{item['id']}: " + out_of_turn_rule(str(item.get("do", "?")), item.get("at") or [],
                                                      None if by is None else str(by), None if when is None else str(when))
-    if kind == "in_turn":
-        return f"{item['id']}: " + in_turn_rule(str(item.get("do", "?")), item.get("at") or [], str(item.get("when", "true")))
-    return f"{item['id']}"
+    construct = rule_at(path)  # a construct's list says its entries itself (tonkdsl/interpreter/rules/)
+    told = construct.entry_words(item, words) if construct is not None else None
+    return told if told is not None else f"{item['id']}"
+
+
+def _entry_name(kind: str, path: tuple[Any, ...]) -> str:
+    construct = rule_at(path)
+    return construct.entry_name if construct is not None and construct.entry_name else _ENTRY_NAME[kind]
 
 
 def _kind(path: tuple[Any, ...]) -> str:
@@ -106,8 +112,6 @@ def _kind(path: tuple[Any, ...]) -> str:
         return "bonus"
     if path == ("turn", "out_of_turn"):
         return "out_of_turn"
-    if path == ("turn", "in_turn"):
-        return "in_turn"
     if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
         return "transfer"
     return "entry"
@@ -115,7 +119,7 @@ def _kind(path: tuple[Any, ...]) -> str:
 
 _ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry",
                "custom": "Custom at a physical table", "bonus": "Bonus paid at once",
-               "out_of_turn": "Rule out of turn", "in_turn": "Rule on the player to move's own actions"}
+               "out_of_turn": "Rule out of turn"}
 
 
 def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:
@@ -137,16 +141,16 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
             kind = _kind(path)
             for i, e in enumerate(x):
                 if e["id"] not in ys:
-                    out.append(Difference(json_path(path + (i,)), f"{_ENTRY_NAME[kind]} removed: {_entry(kind, e, stake)}"))
+                    out.append(Difference(json_path(path + (i,)), f"{_entry_name(kind, path)} removed: {_entry(kind, e, stake, path)}"))
             for j, e in enumerate(y):
                 if e["id"] not in xs:
-                    out.append(Difference(json_path(path + (j,)), f"{_ENTRY_NAME[kind]} added: {_entry(kind, e, stake)}"))
+                    out.append(Difference(json_path(path + (j,)), f"{_entry_name(kind, path)} added: {_entry(kind, e, stake, path)}"))
                 else:
                     before = len(out)
                     walk(xs[e["id"]], e, path + (j,))
                     if len(out) > before and kind != "entry":
                         for k in range(before, len(out)):
-                            out[k] = Difference(out[k].path, f"{_ENTRY_NAME[kind]} {e['id']}: {out[k].text}")
+                            out[k] = Difference(out[k].path, f"{_entry_name(kind, path)} {e['id']}: {out[k].text}")
             return
         if x == y:
             return

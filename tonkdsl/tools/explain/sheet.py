@@ -85,32 +85,6 @@ def out_of_turn_rule(do: str, at: Any, by: str | None, when: str | None) -> str:
     return f"{moments}, {who} may {_DOES.get(do, do)}" + (f", when {conds}" if conds else "")
 
 
-_STEP = {"turn_start": "before drawing", "after_draw": "after drawing"}
-_OWN = {"drop": "drop", "claim": "claim", "draw_discard": "take the top discard", "spread": "lay a spread",
-        "hit": "hit a spread"}
-
-
-def in_turn_rule(do: str, at: Any, when: str) -> str:
-    """One rule of turn.in_turn in words: "before drawing, you may drop only when you have had 1
-    turn" (the rules sheet, tonk diff)."""
-    steps = " or ".join(_STEP[m] for m in sorted(at, key=list(_STEP).index) if m in _STEP)
-    if str(when).strip().lower() == "false":
-        return f"{steps}, you may not {_OWN.get(do, do)}"
-    return f"{steps}, you may {_OWN.get(do, do)} only when {words(str(when), 'you')}"
-
-
-def _in_turn(rs: Ruleset, can: "_Possible") -> list[str]:
-    """The sentences of turn.in_turn: the conditions on the player to move's own actions (none
-    for an action the ruleset never allows: the sheet says so where it speaks of that action)."""
-    never = {"spread": not can.lays, "hit": not can.hits, "drop": not can.drops}
-    rules = [w for w in rs.in_turn if not never.get(w.do, False)]
-    if not rules:
-        return []
-    return ["Your own actions, step by step:"] + [
-        f"- {w.id}: " + in_turn_rule(w.do, w.at, "true" if w.when is None else w.when.source) + "."
-        for w in rules]
-
-
 def _out_of_turn(rs: Ruleset) -> list[str]:
     """The sentences of turn.out_of_turn: who may act, when, besides the player to move."""
     rules = [w for w in rs.windows if w.id is not None and not _never(w.when)]
@@ -419,7 +393,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
                           "their turn from there; the players in between lose their turn. When several want it, "
                           "the one nearest the discarder's left has it.")
-    turn.lines += _in_turn(rs, can)
+    turn.lines.append(_CONSTRUCTS_HERE)  # the constructs' sentences of a turn come here (the rest: at the end)
     turn.lines += _out_of_turn(rs)
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
         exc = f", except when {words(rs.hold_except.source, 'you')}" if rs.hold_except is not None else ""
@@ -596,21 +570,31 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         customs.lines += [f"- {cid.replace('-', ' ').replace('_', ' ').capitalize()}: {text.strip()}"
                           for cid, text in rs.table_customs]
         out.append(customs)
-    _construct_sentences(rs, out)
+    _construct_sentences(rs, out, can)
     return out
 
 
-def _construct_sentences(rs: Ruleset, out: list[Section]) -> None:
+# Where in a section the constructs' sentences go (a placeholder no sentence can equal).
+_CONSTRUCTS_HERE = "\0constructs"
+
+
+def _construct_sentences(rs: Ruleset, out: list[Section], can: _Possible) -> None:
     """Each construct's own sentences (tonkdsl/interpreter/rules/), at the end of its section:
-    a construct the ruleset does not use says nothing."""
+    a construct the ruleset does not use says nothing, nor one about an action never allowed."""
     by_title = {s.title: s for s in out}
+    never = frozenset(do for do, possible in (("spread", can.lays), ("hit", can.hits), ("drop", can.drops))
+                      if not possible)
     for rule in RULES:
-        for sentence in rule.sheet(rs, words):
+        for sentence in rule.sheet(rs, words, never):
             section = by_title.get(sentence.section)
             if section is None:
                 section = by_title[sentence.section] = Section(sentence.section)
                 out.insert(len(out) - (out[-1].title == "At a physical table"), section)
-            section.lines.append(sentence.text)
+            lines = section.lines
+            lines.insert(lines.index(_CONSTRUCTS_HERE) if _CONSTRUCTS_HERE in lines else len(lines), sentence.text)
+    for section in out:
+        if _CONSTRUCTS_HERE in section.lines:
+            section.lines.remove(_CONSTRUCTS_HERE)
 
 
 def render(sections: list[Section], fmt: str) -> str:

@@ -54,7 +54,6 @@ from tonkdsl.interpreter.rules import RULES, plan_for
 from tonkdsl.interpreter.rules.base import HITS_SPREADS
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
-from tonkdsl.interpreter.turn import OFFERED_AT
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.diagnostics import Diagnostic, LoadError, Path, did_you_mean
@@ -596,14 +595,6 @@ class _Linter:
                     self.add("rule-for-disabled", "warning",
                              f"the counter '{name}' changes when a spread is hit, but spreads cannot be hit",
                              ("counters", name, "events", j), ("hits",))
-        for j, w in enumerate(rs.in_turn):  # a rule of turn.in_turn on an action never offered there
-            steps = [step for step in sorted(w.at) if (step, w.do) not in OFFERED_AT or not OFFERED_AT[step, w.do](rs)]
-            if steps:
-                offered_at = [step for (step, do), offered in OFFERED_AT.items() if do == w.do and offered(rs)]
-                self.add("rule-for-disabled", "warning",
-                         f"'{w.id}' guards the player to move's '{w.do}' at {' and '.join(steps)}, where this "
-                         "ruleset never offers it", ("turn", "in_turn", j, "at"),
-                         hint=f"at: [{', '.join(offered_at)}]" if offered_at else _NOT_OFFERED_HINT.get(w.do, ""))
         if rs.must_take is not None and not {"stock", "discard"} <= set(rs.draw_from):
             self.add("rule-for-disabled", "warning", "turn.draw.must_take says when the discard must be taken "
                      "instead of the stock, but players draw only from the " + rs.draw_from[0],
@@ -636,7 +627,7 @@ class _Linter:
         facts = plan_for(rs).facts
         for rule in RULES:  # each construct says what it knows of its own settings
             for f in rule.lint(rs, facts):
-                self.add(f.code, f.severity, f.message, f.path, *f.related)
+                self.add(f.code, f.severity, f.message, f.path, *f.related, hint=f.hint)
         if rs.hits_per_turn is not None and no_hits:
             self.add("rule-for-disabled", "warning", "a limit on hits per turn, but spreads cannot be hit",
                      ("hits", "max_cards_per_turn"), ("hits",))
@@ -958,12 +949,6 @@ def _same_players(a: str, b: str, ending: str) -> bool:
         words = re.sub(r"\bself\b", "actor", " ".join(text.split()))
         return re.sub(r"\bactor\b", "dropper", words) if ending.startswith("drop") else words
     return canon(a) == canon(b)
-
-
-# How to offer a guarded action a ruleset never offers (turn.in_turn's rule-for-disabled).
-_NOT_OFFERED_HINT = {"drop": "add the step to turn.drop.at (start, before_discard or instead_of_discard)",
-                     "claim": "a claim is offered by deal_wins rules with 'claim', or bonuses with on: claim",
-                     "draw_discard": "draw from: [stock, discard]", "hit": "let spreads be hit (hits.books, hits.runs)"}
 
 
 # The keys whose values are conditions (the schema's 'condition'); deal_wins' 'when' is decided

@@ -24,6 +24,7 @@ from typing import Iterator, Sequence
 import yaml
 
 from tonkdsl.interpreter import actions as A
+from tonkdsl.interpreter.rules import RULES
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, deal
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.view import View
@@ -94,8 +95,7 @@ def targets(rs: Ruleset) -> list[Target]:
             for j, b in enumerate(rs.bonuses)]
     out += [Target(f"rule:{w['id']}", f"the rule out of turn '{w['id']}'", ("turn", "out_of_turn", j))
             for j, w in enumerate((rs.data.get("turn") or {}).get("out_of_turn") or [])]
-    out += [Target(f"rule:{w.id}", f"the rule of the turn '{w.id}'", ("turn", "in_turn", j))
-            for j, w in enumerate(rs.in_turn)]
+    out += [Target(f"rule:{rid}", what, path) for rule in RULES for rid, what, path in rule.fired(rs)]
     if rs.ante is not None:
         out.append(Target("rule:ante", "the ante", ("pot", "ante")))
     for counter in rs.counters:
