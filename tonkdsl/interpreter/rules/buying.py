@@ -82,8 +82,8 @@ class Buying(OnTheDiscard):
 
     def _refusal(self, st: "State", seat: int) -> str | None:
         """Why ``seat`` may not buy now, or None."""
-        window = open_discard(st)
-        if window is None or not st.discard_pile or st.discard_pile[-1] != window.card:
+        opened = open_discard(st)
+        if opened is None or not st.discard_pile or st.discard_pile[-1] != opened.card:
             return "there is no discard to buy now"
         if seat == st.current:
             return "the discard is yours to take as your draw: draw it ('draw discard')"

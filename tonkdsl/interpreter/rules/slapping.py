@@ -82,13 +82,13 @@ class Slapping(OnTheDiscard):
 
     # --- at play ---------------------------------------------------------------------------
     def options(self, st: "State", seat: int) -> list[A.Action]:
-        window = open_discard(st)
-        if window is None:
+        opened = open_discard(st)
+        if opened is None:
             return []
         if self.next_player_only and seat != st.current:
             return []
-        name = st.pack.names[window.card]
-        return [Slap(name, i + 1) for i, sp in enumerate(st.spreads) if self._fits(st, seat, window.card, sp)]
+        name = st.pack.names[opened.card]
+        return [Slap(name, i + 1) for i, sp in enumerate(st.spreads) if self._fits(st, seat, opened.card, sp)]
 
     def _fits(self, st: "State", seat: int, card: int, sp: "TableSpread") -> bool:
         if not st._may_hit(seat, sp):
@@ -100,10 +100,10 @@ class Slapping(OnTheDiscard):
 
     def play(self, st: "State", seat: int, action: A.Action) -> None:
         assert isinstance(action, Slap)
-        window = open_discard(st)
-        if window is None:
+        opened = open_discard(st)
+        if opened is None:
             raise IllegalAction("there is no discard to slap now")
-        card = window.card
+        card = opened.card
         if st.pack.names[card] != action.card:
             raise IllegalAction(f"only the last discard ({st.pack.names[card]}) may be slapped")
         if self.next_player_only and seat != st.current:
@@ -118,7 +118,7 @@ class Slapping(OnTheDiscard):
         sp.cards, sp.fits = sorted(sp.cards + [card], key=st.melds.table_order.__getitem__), None
         st.stats[seat].hits += 1
         st._event("spread_hit", seat, owner=sp.owner, spread=tuple(sp.cards))
-        extra = self.own_card_extra_discard if seat == window.discarder else self.extra_discard
+        extra = self.own_card_extra_discard if seat == opened.discarder else self.extra_discard
         if extra and st.hands[seat]:
             st.out_of_turn_seat = seat  # the slapper owes an extra discard before the next player acts
             st.phase = EXTRA
