@@ -186,7 +186,7 @@ setup(
     packages=find_packages(include=["tonkdsl", "tonkdsl.*"]) + [f"tonkdsl.{d}" for d in DATA]
     + ["tonkdsl.docs.rulesets", "tonkdsl.schema"],
     package_dir={f"tonkdsl.{d}": d for d in DATA},
-    package_data={"tonkdsl": ["schema/*", "tools/serve/*.html"],
+    package_data={"tonkdsl": ["schema/*", "tools/serve/*.html", "py.typed"],
                   **{f"tonkdsl.{d}": globs for d, globs in DATA.items()}},
     ext_modules=EXTENSIONS,
     cmdclass={"build_ext": TrainedBuildExt},

@@ -177,8 +177,11 @@ def test_the_modeline_written_by_new_resolves_from_the_new_files_folder(tmp_path
 
 
 def test_check_on_a_folder_says_a_ruleset_is_a_ruleset(tmp_path: Path) -> None:
+    # A folder's ruleset is skipped and said so (issue 78); named alone it is refused, once.
     (tmp_path / "ours.yaml").write_text("extends: standard\nname: Ours\n")
     res = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert res.exit_code == 0 and "(a ruleset, not a scenario: tonk validate and tonk lint check it)" in res.output
+    res = CliRunner().invoke(main, ["check", str(tmp_path / "ours.yaml")])
     assert res.exit_code == 2
     assert "error[scenario-is-ruleset]: this is a ruleset, not a scenario" in res.output
     assert res.output.count("error[") == 1  # one plain error, not one per key

@@ -86,3 +86,25 @@ def test_without_a_c_compiler_the_wheel_is_plain_python(tmp_path: Path) -> None:
     modules = {f"tonkdsl/interpreter/{m}.py" for m in ("engine", "turn", "turn_flow", "melds", "view")}
     assert modules <= set(names)
     assert "tonkdsl/rulesets/standard.yaml" in names and "tonkdsl/grammars/expr.lark" in names
+    # A typed package (PEP 561) with its license (PEP 639: the license file in the metadata's folder).
+    assert "tonkdsl/py.typed" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), [n for n in names if "dist-info" in n]
+
+
+@pytest.mark.slow
+def test_the_sdist_holds_what_the_tests_and_the_license_need(tmp_path: Path) -> None:
+    """The source distribution: the tests read examples/ and benchmarks/; LICENSE and CHANGELOG.md
+    ship with it (python -m build, in its own isolated environment)."""
+    import tarfile
+
+    build = tmp_path / "src"
+    copy_checkout(build)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path / "dist"), str(build)],
+                          env={**env, "TONKDSL_PURE": "1"}, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    (sdist,) = (tmp_path / "dist").glob("*.tar.gz")
+    names = {n.split("/", 1)[1] for n in tarfile.open(sdist).getnames() if "/" in n}
+    assert {"LICENSE", "CHANGELOG.md", "tonkdsl/py.typed", "examples/speno-seed-example-1.yaml",
+            "benchmarks/bench_simulate.py"} <= names
+

@@ -30,7 +30,7 @@ def echo(message: Any = None, **kwargs: Any) -> None:
     sequence in a ruleset's name must not retitle the window or fill the clipboard)."""
     click.echo(printable(message) if isinstance(message, str) else message, **kwargs)
 
-EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def _print_diagnostics(diags: Sequence[Diagnostic]) -> None:
@@ -46,13 +46,52 @@ def _bad_input(exc: LoadError, as_json: bool) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="tonkdsl")
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``tonk --version``: the version, and whether the interpreter runs compiled (read only when
+    asked: importing the interpreter is not free)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from tonkdsl import __version__
+    from tonkdsl.interpreter import engine
+
+    kind = ("plain Python" if engine.__file__.endswith(".py") else
+            "compiled by mypyc")
+    echo(f"tonk (tonkdsl) {__version__}, interpreter {kind}, Python {sys.version.split()[0]}")
+    ctx.exit(0)
+
+
+class _Tonk(click.Group):
+    """The command group; a fault of tonkdsl's own (not the user's input) exits 3, with a message
+    that asks for a bug report and the trace kept in a file, never a traceback on the screen."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # (SystemExit is not an Exception: the commands' own exits pass)
+            import tempfile
+            import traceback
+
+            trace = Path(tempfile.gettempdir()) / f"tonk-internal-error-{os.getpid()}.txt"
+            try:
+                trace.write_text(f"tonk {' '.join(sys.argv[1:])}\n\n{traceback.format_exc()}", encoding="utf-8")
+                kept = f"; the trace is in {trace}"
+            except OSError:
+                kept = ""
+            echo(f"tonk: internal error, a bug in tonkdsl rather than in your files: {type(exc).__name__}: {exc}. "
+                 f"Please report it with the command you ran{kept}.", err=True)
+            sys.exit(EXIT_INTERNAL)
+
+
+@click.group(cls=_Tonk, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the version, whether the interpreter is compiled, and exit.")
 def main() -> None:
     """tonk: Tonk's house rules as data.
 
     Rulesets are YAML files or the names of shipped rulesets (see 'tonk rulesets'). Exit codes:
-    0 ok, 1 rule or expectation failure, 2 bad input.
+    0 ok, 1 rule or expectation failure, 2 bad input, 3 an internal error (a bug to report).
     """
 
 
@@ -94,7 +133,7 @@ def validate(rulesets: tuple[str, ...], as_json: bool, allow: tuple[Path, ...]) 
               help="A folder that 'ruleset' and 'extends' may reach outside the file's own folder and the working folder.")
 def replay_cmd(scenario: Path, as_json: bool, allow: tuple[Path, ...]) -> None:
     """Replay a scenario file and print how the hand ends (see scenario-format.md)."""
-    from tonkdsl.tools.scenario import load_scenario, replay
+    from tonkdsl.tools.scenario import load_scenario, refusal_words, replay
 
     try:
         result = replay(load_scenario(scenario, allow_paths=allow))
@@ -111,6 +150,8 @@ def replay_cmd(scenario: Path, as_json: bool, allow: tuple[Path, ...]) -> None:
         elif e.get("kind") == "ruleset":
             echo(f"{scenario}: {where}ruleset error at action {e['index']} ({e['action']}): {e['message']}",
                        err=True)
+        elif not e["index"] and not e["action"]:  # a hand that could not be dealt: its message names it
+            echo(f"{scenario}: {refusal_words(e)}", err=True)
         else:
             echo(f"{scenario}: {where}action {e['index']} ({e['action']}) is illegal: {e['message']}", err=True)
     elif "hands" in data:
@@ -159,16 +200,24 @@ def _render_result(data: dict[str, Any]) -> None:
 def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -> None:
     """Replay scenarios and compare with their 'expect' sections: exit 0 when all match.
 
-    A folder stands for the .yaml files in it."""
+    A folder stands for the .yaml files in it; a ruleset among them is skipped, and said so."""
     from tonkdsl.tools.scenario import compare, load_scenario, replay
 
+    # A folder's rulesets (the one `tonk new` writes beside its golden hand) are skipped, not refused.
+    in_folders = {p for s in scenarios if _is_dir(s) for p in s.glob("*.yaml")}
     scenarios = tuple(p for s in scenarios for p in (sorted(s.glob("*.yaml")) if _is_dir(s) else [s]))
-    failed = bad = 0
-    report = []
+    failed = bad = skipped = 0
+    report: list[dict[str, Any]] = []
     for path in scenarios:
         try:
             result = replay(load_scenario(path, allow_paths=allow))
         except LoadError as exc:
+            if path in in_folders and [d.code for d in exc.diagnostics] == ["scenario-is-ruleset"]:
+                skipped += 1
+                report.append({"scenario": str(path), "status": "skipped", "why": "a ruleset, not a scenario"})
+                if not as_json:
+                    echo(f"SKIP  {path} (a ruleset, not a scenario: tonk validate and tonk lint check it)")
+                continue
             bad += 1
             report.append({"scenario": str(path), "status": "invalid",
                            "diagnostics": [d.to_json() for d in exc.diagnostics]})
@@ -188,8 +237,9 @@ def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -
     if as_json:
         echo(json.dumps(report, indent=2))
     else:
-        passed = len(scenarios) - failed - bad
-        echo(f"{passed} passed, {failed} failed" + (f", {bad} invalid" if bad else ""))
+        passed = len(scenarios) - failed - bad - skipped
+        echo(f"{passed} passed, {failed} failed" + (f", {bad} invalid" if bad else "")
+             + (f", {skipped} ruleset{'s' if skipped > 1 else ''} skipped" if skipped else ""))
     sys.exit(EXIT_BAD_INPUT if bad else EXIT_FAIL if failed else EXIT_OK)
 
 

@@ -547,6 +547,16 @@ def _compare_error(want: dict[str, Any], err: dict[str, Any] | None) -> list[str
     return out
 
 
+def refusal_words(e: dict[str, Any]) -> str:
+    """A replay's error in words: the action refused, or the hand that could not be dealt (no
+    action was played: its message says which hand)."""
+    where = f"hand {e['hand']}, " if "hand" in e else ""
+    message = str(e["message"])
+    if not e["index"] and not e["action"]:
+        return message if message.startswith("hand ") else where + message
+    return f"{where}action {e['index']} ('{e['action']}') was refused: {e['message']}"
+
+
 def compare(result: Result) -> list[str]:
     """The differences between the replay and the scenario's expectations (empty when it matches)."""
     scn = result.scenario
@@ -556,15 +566,14 @@ def compare(result: Result) -> list[str]:
         if "error" in exp:
             return _compare_error(exp["error"] or {}, got.get("error"))
         if "error" in got:
-            e = got["error"]
-            return [f"action {e['index']} ('{e['action']}') was refused: {e['message']}"]
+            return [refusal_words(got["error"])]
         return _compare_hand(exp, got)
     if "error" in got:
         e = got["error"]
         want = (scn.expect or {}).get("error")
         if want is not None:
             return _compare_error(want, e)
-        return [f"hand {e['hand']}, action {e['index']} ('{e['action']}') was refused: {e['message']}"]
+        return [refusal_words(e)]
     out: list[str] = []
     for i, (deal_, hand) in enumerate(zip(scn.deals, got["hands"])):
         out += _compare_hand(deal_.expect or {}, hand, f"hand {i + 1}: ")

@@ -266,6 +266,8 @@ _COMPARE: dict[str, _Maker] = {"==": _compare(operator.eq), "!=": _compare(opera
                                ">": _compare(operator.gt), ">=": _compare(operator.ge)}
 
 _FUNCTIONS = ("count", "sum", "min", "max", "any", "all", "abs")
+# A suit's name as a player writes it (without its plural s), to the letter the language writes it by.
+_SUIT_WORDS = {"club": "C", "diamond": "D", "heart": "H", "spade": "S"}
 
 # The same operators as nodes of the generated function (codegen.py).
 _BINOP: dict[str, type[ast.operator]] = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult}
@@ -505,6 +507,10 @@ class _Compiler:
             raise self.err(t, f"'{name}' is a function: write {name}(...)")
         if name in self.names.elsewhere:
             raise self.err(t, f"'{name}' is not known here: {self.names.elsewhere[name]}")
+        suit = _SUIT_WORDS.get(name.lower().rstrip("s"))
+        if suit is not None:  # 'spades', 'Hearts': the suits are written by their letter
+            raise self.err(t, f"unknown name '{name}': a suit is written by its letter, C, D, H or S "
+                              f"(did you mean '{suit}'?)")
         known = [n for n in self.names.globals if not n.startswith("$")]
         if self.names.subject is not None:
             known += list(self.names.attrs.get(self.names.subject[0], {}))

@@ -502,9 +502,10 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
 
     money = Section("Pot, bonuses and limits")
     if rs.ante is not None:
-        money.lines.append(f"A pot: when a hand is dealt each player puts {amount(rs.ante.source, stake)} into it. "
-                           "Payouts from or to 'pot' take from it or add to it; a pot nobody wins carries over to "
-                           "the next hand.")
+        antes = ("nobody antes into it" if rs.ante.constant == 0 else
+                 f"when a hand is dealt each player puts {amount(rs.ante.source, stake)} into it")
+        money.lines.append(f"A pot: {antes}. Payouts from or to 'pot' take from it or add to it; a pot nobody wins "
+                           "carries over to the next hand.")
     events = {"dealt": "a player's hand is dealt (before the automatic wins)",
               "spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
               "drew": "a player draws", "drew_stock": "a player draws from the stock",

@@ -1,0 +1,78 @@
+"""What a newcomer and a packager tripped on (issue 78): each item pinned by its exact words."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tonkdsl.cli import main
+from tonkdsl.tools.scenario import refusal_words
+
+
+def _run(*args: str) -> object:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_check_of_a_folder_that_tonk_new_made_skips_the_ruleset(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert _run("new", "our-table", "--from", "standard").exit_code == 0
+    result = _run("check", ".")
+    assert result.exit_code == 0, result.output
+    assert "SKIP  our-table.yaml (a ruleset, not a scenario: tonk validate and tonk lint check it)" in result.output
+    assert result.output.rstrip().endswith("1 passed, 0 failed, 1 ruleset skipped")
+    named = _run("check", "our-table.yaml")  # named on its own, a ruleset is still not a scenario
+    assert named.exit_code == 2 and "error[scenario-is-ruleset]" in named.output
+
+
+@pytest.mark.parametrize("word, letter", [("spades", "S"), ("hearts", "H"), ("club", "C"), ("diamonds", "D")])
+def test_a_suit_written_as_a_word_is_told_its_letter(tmp_path: Path, word: str, letter: str) -> None:
+    path = tmp_path / "suit.yaml"
+    path.write_text("extends: standard\nname: Suit\ndeal_wins:\n  rules:\n"
+                    f"    - {{id: by-suit, when: \"upcard.suit == {word}\", pays: stake}}\n", encoding="utf-8")
+    result = _run("validate", str(path))
+    assert result.exit_code == 2
+    assert (f"error[expr-type]: unknown name '{word}': a suit is written by its letter, C, D, H or S "
+            f"(did you mean '{letter}'?)") in result.output
+
+
+def test_a_hand_that_cannot_be_dealt_is_named_not_called_action_0() -> None:
+    error = {"hand": 2, "index": 0, "action": "", "message": "hand 2 cannot be dealt: seat 1 is out of the match"}
+    assert refusal_words(error) == "hand 2 cannot be dealt: seat 1 is out of the match"
+    refused = {"hand": 1, "index": 3, "action": "Bob drop", "message": "you may not drop now"}
+    assert refusal_words(refused) == "hand 1, action 3 ('Bob drop') was refused: you may not drop now"
+
+
+def test_a_pot_without_antes_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "pot.yaml"
+    path.write_text("extends: standard\nname: Pot\npot: {ante: 0}\nendings:\n  tonk_out:\n"
+                    "    payouts: [{id: pot-out, from: pot, to: actor, amount: pot}]\n", encoding="utf-8")
+    out = " ".join(_run("explain", str(path)).output.split())
+    assert "A pot: nobody antes into it. Payouts from or to 'pot' take from it or add to it" in out
+    assert "puts 0 into it" not in out
+
+
+def test_version_says_whether_the_interpreter_is_compiled() -> None:
+    from tonkdsl import __version__
+    from tonkdsl.interpreter import engine
+
+    result = _run("--version")
+    kind = "plain Python" if engine.__file__.endswith(".py") else "compiled by mypyc"
+    assert result.exit_code == 0 and result.output.startswith(f"tonk (tonkdsl) {__version__}, interpreter {kind}, ")
+
+
+def test_an_internal_error_exits_3_with_a_report_request_and_no_traceback(monkeypatch) -> None:
+    import tonkdsl.tools.scenario as scenario
+
+    def broken(*_a: object, **_k: object) -> None:
+        raise KeyError("a table of the engine")
+    monkeypatch.setattr(scenario, "load_scenario", broken)
+    result = CliRunner().invoke(main, ["replay", "x.yaml"])
+    assert result.exit_code == 3
+    said = result.output  # (standard error too, with click 8.2)
+    assert ("tonk: internal error, a bug in tonkdsl rather than in your files: KeyError: 'a table of the engine'. "
+            "Please report it with the command you ran; the trace is in ") in said
+    assert "Traceback" not in said
+    trace = Path(said.split("the trace is in ")[1].split()[0].rstrip("."))
+    assert "KeyError" in trace.read_text(encoding="utf-8")
+    trace.unlink()
