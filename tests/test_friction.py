@@ -76,3 +76,16 @@ def test_an_internal_error_exits_3_with_a_report_request_and_no_traceback(monkey
     trace = Path(said.split("the trace is in ")[1].split()[0].rstrip("."))
     assert "KeyError" in trace.read_text(encoding="utf-8")
     trace.unlink()
+
+
+def test_a_bad_remove_path_hides_no_other_problem(tmp_path: Path) -> None:
+    path = tmp_path / "rm.yaml"
+    path.write_text("extends: standard\nname: R\nremove: [endings.tonk_out.payouts.nope]\n"
+                    "turn:\n  drop: {allowed: \"count <\"}\nhits: {bookz: true}\n", encoding="utf-8")
+    for command in ("validate", "lint"):
+        result = _run(command, str(path))
+        assert result.exit_code == 2, result.output
+        assert ("error[extends-remove]: nothing to remove at 'endings.tonk_out.payouts.nope': no entry with id "
+                "'nope'") in result.output
+        assert "error[expr-syntax]: the expression ends too early" in result.output
+        assert "error[schema-unknown-key]: unknown key 'bookz' in 'hits' (did you mean 'books'?)" in result.output

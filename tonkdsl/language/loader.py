@@ -119,12 +119,15 @@ def read_doc(path: FsPath, *, allow_paths: Iterable[FsPath] = (), _chain: tuple[
     base = read_doc(parent, allow_paths=allow_paths, _chain=chain, named=True)
     removals = src.data.get("remove") or []
     problems = apply_removals(base, removals if isinstance(removals, list) else [], src)
-    if problems:
-        raise LoadError(problems)
-    return merge(base, src)
+    merged = merge(base, src)
+    merged.problems += problems  # said with the file's other problems (load_doc, load_ruleset)
+    return merged
 
 
-def load_doc(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), named: bool = False) -> Doc:
+def load_doc(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), named: bool = False,
+             collect: bool = False) -> Doc:
+    """The merged document of ``ref``. A removal that names nothing raises :class:`LoadError`,
+    unless ``collect``: then it is kept in ``Doc.problems`` for the caller to say with the rest."""
     path = resolve_name(str(ref)) if isinstance(ref, str) else ref
     try:
         path.stat()
@@ -133,17 +136,20 @@ def load_doc(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), named: bo
     except OSError as exc:
         raise LoadError([Diagnostic("file-unreadable", f"cannot read the file: {exc.strerror}",
                                     str(path)[:200])]) from None
-    return read_doc(path, allow_paths=allow_paths, named=named)
+    doc = read_doc(path, allow_paths=allow_paths, named=named)
+    if doc.problems and not collect:
+        raise LoadError(doc.problems)
+    return doc
 
 
 def load_ruleset(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), named: bool = False) -> Ruleset:
     """Load a ruleset by shipped name or path; raises :class:`LoadError` with every problem.
     ``named``: another file (a scenario, a save) names it, so it is read as :func:`read_named` says."""
-    doc = load_doc(ref, allow_paths=allow_paths, named=named)
+    doc = load_doc(ref, allow_paths=allow_paths, named=named, collect=True)
     problems = validate(doc)
-    if problems:
+    if problems or doc.problems:  # every problem at once: a bad 'remove' hides nothing else
         _, more = build(doc, shape_checked=False)
-        raise LoadError(sorted(problems + more, key=lambda d: (d.file, d.line, d.column)))
+        raise LoadError(sorted(doc.problems + problems + more, key=lambda d: (d.file, d.line, d.column)))
     ruleset, problems = build(doc)
     if problems or ruleset is None:
         raise LoadError(problems)

@@ -30,6 +30,9 @@ class Doc:
     # Mappings that a later file merged keys into (pack.values in a file that extends
     # standard): a diagnostic about that very mapping points at the later file's line.
     touched: dict[Path, tuple[Source, Path]] = field(default_factory=dict)
+    # What could not be merged (a 'remove' that names nothing): said with every other problem
+    # of the file (loader.load_doc raises them unless asked to collect them).
+    problems: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
     def single(cls, src: Source) -> "Doc":
@@ -123,7 +126,7 @@ def apply_removals(base: Doc, removals: list[Any], child: Source) -> list[Diagno
 
 def merge(base: Doc, child: Source) -> Doc:
     """Merge ``child`` (already read) over ``base`` (already resolved)."""
-    result = Doc(copy.deepcopy(base.data), dict(base.origins), dict(base.touched))
+    result = Doc(copy.deepcopy(base.data), dict(base.origins), dict(base.touched), list(base.problems))
     _merge_into(result, result.data, (), child, child.data, ())
     return result
 

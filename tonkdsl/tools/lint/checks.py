@@ -1046,10 +1046,11 @@ def lint(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), simulate: int
          witness: FsPath | None = None) -> LintReport:
     """Lint a ruleset; raises :class:`LoadError` when it cannot be read or is not valid.
     ``witness``: a folder where a hand that makes each rule happen is written as a scenario."""
-    doc = load_doc(ref, allow_paths=allow_paths)
-    problems = validate(doc)
-    if problems:
-        raise LoadError(problems)
+    doc = load_doc(ref, allow_paths=allow_paths, collect=True)
+    problems = doc.problems + validate(doc)
+    if problems:  # every problem at once, as tonk validate says them (the expressions too)
+        _, more = build(doc, shape_checked=False)
+        raise LoadError(sorted(problems + more, key=lambda d: (d.file, d.line, d.column)))
     rs, problems = build(doc)
     if problems or rs is None:
         raise LoadError(problems)
