@@ -89,3 +89,14 @@ def test_a_bad_remove_path_hides_no_other_problem(tmp_path: Path) -> None:
                 "'nope'") in result.output
         assert "error[expr-syntax]: the expression ends too early" in result.output
         assert "error[schema-unknown-key]: unknown key 'bookz' in 'hits' (did you mean 'books'?)" in result.output
+
+
+@pytest.mark.parametrize("source, said", [
+    ("upcard in spread", "the upcard is among the cards of the spread"),  # was "the player's upcard counter"
+    ("upcard.suit == S", "the upcard's suit is spades"),  # was "is S"
+    ("count(hand where suit == H) >= 3", "the player holds at least 3 cards whose suit is hearts"),
+])
+def test_the_upcard_and_the_suits_read_as_a_player_says_them(source: str, said: str) -> None:
+    from tonkdsl.tools.explain.words import words
+
+    assert words(source) == said

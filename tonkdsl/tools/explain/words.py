@@ -149,6 +149,16 @@ _TABLE_QUANTITIES = {"num_players": ("there", ("is", "are"), ("is not", "are not
                                   ("card", "cards"), ""),
                      "spreads_on_table": ("there", ("is", "are"), ("is not", "are not"), ("spread", "spreads"),
                                           " on the table")}
+# The suits by their letter, as a sentence names them.
+_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def _is_suit(t: Any) -> bool:
+    """Whether ``t`` reads a suit (``suit``, ``upcard.suit``, ``card.suit``)."""
+    d = _kind(t)
+    return (d == "name" and str(t.children[0]) == "suit") or (d == "attr" and str(t.children[1]) == "suit")
+
+
 _TABLE_NOUNS = {"num_players": "the number of players", "stock": "the number of cards in the stock",
                 "discards": "the number of cards in the discard pile",
                 "spreads_on_table": "the number of spreads on the table"}
@@ -568,6 +578,8 @@ class _Reader:
             has = "has" if not who.plural else "have"
             return f"{who.text} {has if op == '==' else 'does not have' if not who.plural else 'do not have'} " \
                    "the lowest count"
+        if _kind(right) == "symbol" and str(right.children[0]) in _SUIT_NAMES and _is_suit(left):
+            return f"{self._side(left, 'compare')} {_CMP[op]} {_SUIT_NAMES[str(right.children[0])]}"  # not "is S"
         return f"{self._side(left, 'compare')} {_CMP[op]} {self._side(right, 'compare', right=True)}"
 
     def _count_of(self, t: Any) -> Player | None:
@@ -659,6 +671,8 @@ class _Reader:
                 return _NUMS[n]
             if n in _TABLE_NOUNS:
                 return _TABLE_NOUNS[n]
+            if n == "upcard":  # the card turned up at the deal (not a counter of the player's)
+                return "the upcard"
             who = self.player(t)
             if who is not None:
                 return who.text
