@@ -100,3 +100,17 @@ def test_the_upcard_and_the_suits_read_as_a_player_says_them(source: str, said: 
     from tonkdsl.tools.explain.words import words
 
     assert words(source) == said
+
+
+def test_simulate_refuses_a_match_that_can_never_end_and_warns_of_one_that_may_not() -> None:
+    from conftest import TESTS
+
+    never = _run("simulate", str(TESTS / "lint" / "match-never-ends.yaml"), "-n", "5")
+    assert never.exit_code == 1
+    assert ("the match can never end: its end condition is never true and no one is ever eliminated (tonk lint "
+            "says where: match-never-ends)") in never.output
+    endless = _run("simulate", str(TESTS / "lint" / "match-may-not-end.yaml"), "-n", "2", "--json")
+    assert endless.exit_code == 0
+    assert "warning: " in endless.output and ("a match may never end: greedy bots played 1,000 hands "
+                                             "(MAX_MATCH_HANDS) of a match seeded 0") in endless.output
+    assert "and 2 of them take about " in endless.output

@@ -299,6 +299,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
         if not rs.players_min <= players <= rs.players_max:
             raise click.BadParameter(f"{printable(rs.name)} is for {_player_span(rs)} players", param_hint="--players")
         _check_dealable(ref, rs, players, seed)
+        _check_match(ref, rs, players, hands, as_json)
         specs.append((ref, rs, sim.Spec(key, tuple(names), seed, stake, allowed)))
     results = []
     try:
@@ -335,6 +336,45 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
                                "significant": marks}, indent=2))
         return
     echo(render_text(results, marks, names, seed))
+
+
+# Above this, simulate says what a run of matches is about to cost before it starts.
+MATCH_ESTIMATE_SAID = 30.0
+
+
+def _check_match(ref: str, rs: Any, players: int, matches: int, quiet: bool) -> None:
+    """Before matches are simulated: one that can never end is refused (tonk lint's
+    match-never-ends), and where the first seeded matches of greedy bots do not end (or are long),
+    what the run will cost is said before it starts."""
+    import time
+
+    from tonkdsl.interpreter.session import MAX_MATCH_HANDS
+    from tonkdsl.tools.lint.checks import match_never_ends, played_matches
+
+    if not rs.session.is_match or rs.session.hands:
+        return
+    if match_never_ends(rs):
+        echo(f"error: {ref}: the match can never end: its end condition is never true and no one is ever "
+             "eliminated (tonk lint says where: match-never-ends)", err=True)
+        sys.exit(EXIT_FAIL)
+    start = time.perf_counter()
+    played = played_matches(rs, players)
+    took = time.perf_counter() - start
+    if played is None:
+        return  # a rule failing in play: the simulation says how
+    estimate = took / len(played.lengths) * matches
+    if played.capped is not None:
+        echo(f"warning: {ref}: a match may never end: greedy bots played {MAX_MATCH_HANDS:,} hands "
+             f"(MAX_MATCH_HANDS) of a match seeded {played.capped} and its end never came (tonk lint: "
+             f"match-may-not-end); such a match is stopped there and won by nobody, and {matches:,} of them take "
+             f"about {_duration(estimate)}", err=True)
+    elif estimate > MATCH_ESTIMATE_SAID and not quiet:
+        echo(f"{ref}: {matches:,} matches of about {sum(played.lengths) // len(played.lengths)} hands: about "
+             f"{_duration(estimate)} with greedy bots", err=True)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
 
 
 def _simulated_ruleset(ref: str, as_json: bool, allow: tuple[str, ...] = ()) -> tuple[str, Any]:

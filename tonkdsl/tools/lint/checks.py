@@ -253,15 +253,13 @@ class _Linter:
         rules = self.rs.session
         if not rules.is_match or rules.hands:
             return
-        ends = rules.ends_when is not None and rules.ends_when.constant is not False
-        out = rules.eliminate_when is not None and rules.eliminate_when.constant is not False
-        if not ends and not out:
+        if match_never_ends(self.rs):
             key = "ends_when" if rules.ends_when is not None else "eliminate_when"
             self.add("match-never-ends", "error", "the match can never end: its end condition is never true and "
                      "no one is ever eliminated", ("session", key),
                      hint="give a condition that the totals can meet (max(players.total) >= 100), or session.hands")
             return
-        played = _played_matches(self.rs)
+        played = played_matches(self.rs)
         key = "ends_when" if rules.ends_when is not None else "eliminate_when"
         if played is not None and played.capped is None:
             # What the seeded matches witness: each ended at its first hand (an end condition
@@ -1196,13 +1194,24 @@ class _Played:
     lengths: tuple[int, ...]  # hands per match, in seed order
 
 
-def _played_matches(rs: Ruleset) -> _Played | None:
-    """Play MATCH_WITNESSES seeded matches (the fewest players); None when the ruleset fails in
-    play (lint --simulate and simulate say how)."""
+def match_never_ends(rs: Ruleset) -> bool:
+    """Whether the ruleset's match can never end: its end condition is never true and no one is
+    ever eliminated (a match with session.hands ends with them)."""
+    rules = rs.session
+    if not rules.is_match or rules.hands:
+        return False
+    ends = rules.ends_when is not None and rules.ends_when.constant is not False
+    out = rules.eliminate_when is not None and rules.eliminate_when.constant is not False
+    return not ends and not out
+
+
+def played_matches(rs: Ruleset, players: int | None = None) -> _Played | None:
+    """Play MATCH_WITNESSES seeded matches (``players``, else the fewest); None when the ruleset
+    fails in play (lint --simulate and simulate say how)."""
     from tonkdsl.tools.bots import greedy_bot
     from tonkdsl.tools.simulate import Spec, run_matches
 
-    players = rs.players_min
+    players = players or rs.players_min
     lengths: list[int] = []
     capped = None
     for seed in range(MATCH_WITNESSES):
