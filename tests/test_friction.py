@@ -114,3 +114,11 @@ def test_simulate_refuses_a_match_that_can_never_end_and_warns_of_one_that_may_n
     assert "warning: " in endless.output and ("a match may never end: greedy bots played 1,000 hands "
                                              "(MAX_MATCH_HANDS) of a match seeded 0") in endless.output
     assert "and 2 of them take about " in endless.output
+
+
+def test_lint_takes_json_as_every_command_does() -> None:
+    import json
+
+    as_flag, as_format = _run("lint", "standard", "--json"), _run("lint", "standard", "--format", "json")
+    assert as_flag.exit_code == as_format.exit_code == 0
+    assert json.loads(as_flag.output) == json.loads(as_format.output)

@@ -696,6 +696,7 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,
               help="text (like a compiler), json, or SARIF 2.1.0 for editors and CI.")
+@click.option("--json", "fmt", flag_value="json", help="The same as --format json (as every command's --json).")
 @click.option("--strict", is_flag=True, help="Warnings fail too (exit 1).")
 @click.option("--simulate", "sim", type=click.IntRange(0), default=0, metavar="N",
               help="Also simulate N hands: the legality check (a state with no legal action, an offer refused, a "
