@@ -668,10 +668,9 @@ def serve_cmd(ruleset: str | None, seats: int, bots: str, names: str, host: str,
         if resume is not None and kept is not None and not kept.exists():
             old = resume.with_name(resume.name + ".table")  # resumed into another save: the table moves too
             if old.exists():
-                part = kept.with_name(f".{kept.name}.part")
-                part.write_bytes(old.read_bytes())
-                part.chmod(0o600)
-                os.replace(part, kept)  # atomic: the table file is whole or absent
+                from tonkdsl.tools.files import write_atomic
+
+                write_atomic(kept, old.read_bytes(), private=True)  # the table file is whole or absent
         room = Room(game, identity_path=kept, turn_time=turn_time)
     except (IdentityError, OSError) as exc:
         echo(f"error: {exc}", err=True)

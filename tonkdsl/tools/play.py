@@ -12,7 +12,6 @@ import contextlib
 import glob
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Sequence
@@ -38,6 +37,7 @@ from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.tools.bots import Policy, bot_problem, new_policy, policy, tell_hand_over
 from tonkdsl.tools.explain import sheet
 from tonkdsl.tools.scenario import Scenario, load_scenario
+from tonkdsl.tools.files import write_atomic
 from tonkdsl.tools.screen import Screen
 
 # A name that an action line can start with and a save can keep (scenario actions are
@@ -205,22 +205,11 @@ class Game:
         if self.save_path is None:
             return
         path = self.save_path
-        tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent or Path(".")))
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(self.to_yaml())
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)  # atomic: a reader sees the old save or the new one, never half
-            tmp = None
+            write_atomic(path, self.to_yaml())  # a reader sees the old save or the new one, never half
         except OSError as exc:
             self.save_error = f"the game cannot be saved to {path} ({exc.strerror or exc})"
             return
-        finally:
-            if tmp is not None:  # not renamed into place: never left beside the save
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
         self.save_error = None
 
     def hold_save(self) -> None:

@@ -10,9 +10,7 @@ from the stock).
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ from tonkdsl.tools.explain.words import words
 from tonkdsl.tools.screen import in_hand_order
 from tonkdsl.language.rng import derive_seed
 from tonkdsl.tools.serve.thinking import BotTurn
+from tonkdsl.tools.files import write_atomic
 from tonkdsl.tools.play import (HUMAN, PLAYER_NAME, Game, LastRoundNotices, last_round_notice, new_table,
                                 parse_input, void_reason)
 
@@ -107,18 +106,8 @@ class Room:
         path = self.identity_path
         if path is None:
             return
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
-        try:  # atomic, and readable by its owner only: it holds every seat's secret
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(self.identity(), f, indent=1)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        # atomic, and readable by its owner only: it holds every seat's secret
+        write_atomic(path, json.dumps(self.identity(), indent=1), private=True)
 
     def _load_identity(self, path: Path) -> None:
         """The link, code and seats of the table a save was played at (checked: a wrong file is
