@@ -122,3 +122,11 @@ def test_lint_takes_json_as_every_command_does() -> None:
     as_flag, as_format = _run("lint", "standard", "--json"), _run("lint", "standard", "--format", "json")
     assert as_flag.exit_code == as_format.exit_code == 0
     assert json.loads(as_flag.output) == json.loads(as_format.output)
+
+
+def test_a_bonus_at_the_deal_is_not_said_to_let_the_hand_go_on() -> None:
+    # A bonus paid on 'dealt' comes before the automatic wins, which may end the hand at once.
+    recipes = Path(__file__).resolve().parent.parent / "docs" / "recipe-sheets"
+    text = (recipes / "money-at-the-deal-a-dealt-tonk-takes-the-pot-a-dealt-four-of.md").read_text(encoding="utf-8")
+    assert ("every other player pays 1 (the stake) to the player at once (even when an automatic win then ends the "
+            "hand on the deal).") in text

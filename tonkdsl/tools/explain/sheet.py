@@ -518,7 +518,9 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         conds = ([words(t.when.source)] if t.when is not None else []) + conds
         when = "".join(f" and {c}" for c in conds)
         money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {said[:1].lower()}"
-                           f"{said[1:]} at once (the hand goes on)"
+                           f"{said[1:]} at once" + (" (even when an automatic win then ends the hand on the deal)"
+                                                    if bonus.on == "dealt" and rs.deal_wins else
+                                                    "" if bonus.on == "dealt" else " (the hand goes on)")
                            + ("; at most once a hand, and never unless claimed." if bonus.on == "claim" else "."))
     if rs.most_lost is not None:
         money.lines.append(f"The ending of one hand costs a player at most {amount(rs.most_lost.source, stake)}; "
