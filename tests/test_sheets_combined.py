@@ -30,7 +30,7 @@ TURNED_OFF = {
     "no hits": ({"hits": {"allowed": "false"}}, lambda rs: r"You may hit|hit spreads on the table"),
     "no drop": ({"turn": {"drop": {"allowed": "false"}}},
                 lambda rs: r"you may drop\b" + ("" if any(w.do == "drop" for w in rs.windows) else
-                                                r"|A drop won by the dropper|A drop that is caught")),
+                                                r"|A drop that wins|A drop that is caught")),
     "no going out": ({"going_out": {"allowed": "false"}}, lambda rs: ENDS_OUT[1:]),
 }
 

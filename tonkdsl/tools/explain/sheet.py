@@ -18,7 +18,7 @@ from tonkdsl.tools.explain.words import amount, one_player, payment, players, wo
 _ENDING_TITLE = {
     "tonk_out": "Going out without a discard (tonk out)",
     "out_on_discard": "Going out on the final discard",
-    "drop_won": "A drop won by the dropper",
+    "drop_won": "A drop that wins",  # (won by whom the ruleset says: with partners, the dropper's side)
     "drop_caught": "A drop that is caught",
     "stock_exhausted": "An exhausted stock",
     "others_folded": "Every other player folded",
