@@ -109,7 +109,7 @@ def test_simulate_refuses_a_match_that_can_never_end_and_warns_of_one_that_may_n
     assert never.exit_code == 1
     assert ("the match can never end: its end condition is never true and no one is ever eliminated (tonk lint "
             "says where: match-never-ends)") in never.output
-    endless = _run("simulate", str(TESTS / "lint" / "match-may-not-end.yaml"), "-n", "2", "--json")
+    endless = _run("simulate", str(TESTS / "lint" / "match-may-not-end.yaml"), "-n", "2")
     assert endless.exit_code == 0
     assert "warning: " in endless.output and ("a match may never end: greedy bots played 1,000 hands "
                                              "(MAX_MATCH_HANDS) of a match seeded 0") in endless.output

@@ -345,7 +345,8 @@ MATCH_ESTIMATE_SAID = 30.0
 def _check_match(ref: str, rs: Any, players: int, matches: int, quiet: bool) -> None:
     """Before matches are simulated: one that can never end is refused (tonk lint's
     match-never-ends), and where the first seeded matches of greedy bots do not end (or are long),
-    what the run will cost is said before it starts."""
+    what the run will cost is said before it starts (not with --json, whose report counts the
+    matches stopped at the cap)."""
     import time
 
     from tonkdsl.interpreter.session import MAX_MATCH_HANDS
@@ -357,6 +358,8 @@ def _check_match(ref: str, rs: Any, players: int, matches: int, quiet: bool) -> 
         echo(f"error: {ref}: the match can never end: its end condition is never true and no one is ever "
              "eliminated (tonk lint says where: match-never-ends)", err=True)
         sys.exit(EXIT_FAIL)
+    if quiet:
+        return
     start = time.perf_counter()
     played = played_matches(rs, players)
     took = time.perf_counter() - start
@@ -368,7 +371,7 @@ def _check_match(ref: str, rs: Any, players: int, matches: int, quiet: bool) -> 
              f"(MAX_MATCH_HANDS) of a match seeded {played.capped} and its end never came (tonk lint: "
              f"match-may-not-end); such a match is stopped there and won by nobody, and {matches:,} of them take "
              f"about {_duration(estimate)}", err=True)
-    elif estimate > MATCH_ESTIMATE_SAID and not quiet:
+    elif estimate > MATCH_ESTIMATE_SAID:
         echo(f"{ref}: {matches:,} matches of about {sum(played.lengths) // len(played.lengths)} hands: about "
              f"{_duration(estimate)} with greedy bots", err=True)
 
