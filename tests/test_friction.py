@@ -130,3 +130,18 @@ def test_a_bonus_at_the_deal_is_not_said_to_let_the_hand_go_on() -> None:
     text = (recipes / "money-at-the-deal-a-dealt-tonk-takes-the-pot-a-dealt-four-of.md").read_text(encoding="utf-8")
     assert ("every other player pays 1 (the stake) to the player at once (even when an automatic win then ends the "
             "hand on the deal).") in text
+
+
+def test_the_html_sheet_keeps_lists_under_their_paragraph_and_the_rulesets_words_as_text(tmp_path: Path) -> None:
+    from tonkdsl.language.loader import load_ruleset
+    from tonkdsl.tools.explain import explain
+
+    html = explain(load_ruleset("speno"), "html")
+    assert html.index("<h2>Automatic wins on the deal</h2>") < html.index("<li>tonk-49-50:") < \
+        html.index("<p>If several players have an automatic win")  # the list where the sheet has it
+    path = tmp_path / "x.yaml"
+    path.write_text("extends: standard\nname: \"<script>alert(1)</script>\"\n"
+                    "description: \"![tracker](http://example.invalid/p.png) <img src=x onerror=alert(1)>\"\n",
+                    encoding="utf-8")
+    page = explain(load_ruleset(path), "html")
+    assert "<script>" not in page and "<img" not in page and "&lt;script&gt;" in page

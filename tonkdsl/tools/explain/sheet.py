@@ -616,19 +616,15 @@ def render(sections: list[Section], fmt: str) -> str:
             parts.extend(s.lines)
             parts.append("")
         return "\n".join(parts).rstrip() + "\n"
-    body = []
-    for i, s in enumerate(sections):
-        body.append(f"<h{1 if i == 0 else 2}>{html.escape(s.title)}</h{1 if i == 0 else 2}>")
-        bullets = [line for line in s.lines if line.startswith("- ")]
-        for line in s.lines:
-            if line.startswith("- "):
-                continue
-            body.append(f"<p>{html.escape(line.strip())}</p>")
-        if bullets:
-            body.append("<ul>" + "".join(f"<li>{html.escape(b[2:])}</li>" for b in bullets) + "</ul>")
+    # The Markdown sheet rendered by markdown-it-py (installed with rich): each list stays under
+    # its paragraph. The ruleset's own words (its name, its customs) are text, never markup: raw
+    # HTML is escaped and images are not rendered (a table's rules page is served to every player).
+    from markdown_it import MarkdownIt
+
+    body = str(MarkdownIt("commonmark", {"html": False}).disable("image").render(render(sections, "md")))
     title = html.escape(sections[0].title)
     return (f"<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n<body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+            + body + "</body></html>\n")
 
 
 def _md_lines(lines: list[str]) -> str:
