@@ -21,11 +21,11 @@ FOLDER = Path(__file__).resolve().parent / ".." / "test-artifacts" / "legality"
 FOLDER.mkdir(parents=True, exist_ok=True)
 TARGETS = targets(FOLDER)
 # The seeds each target plays at each table size (two sizes at most), with random bots and, on
-# fewer seeds, greedy ones (who reach other states: the spreads laid, the drops): 10 and 2 in the
-# README's run (1,134 rulesets, about 27,000 hands), 256 and 64 in the exploring profile, which
+# fewer seeds, greedy ones (who reach other states: the spreads laid, the drops): 8 and 2 in the
+# README's run (1,134 rulesets, about 22,000 hands), 256 and 64 in the exploring profile, which
 # finds the case pinned below at big-table's seed 217 by itself.
 EXPLORE = os.environ.get("HYPOTHESIS_PROFILE") in ("explore", "thorough")
-SEEDS = range(256 if EXPLORE else 10)
+SEEDS = range(256 if EXPLORE else 8)
 GREEDY_SEEDS = range(64 if EXPLORE else 2)
 
 
