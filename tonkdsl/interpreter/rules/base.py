@@ -112,7 +112,14 @@ class TurnRule:
 
     @classmethod
     def build(cls, rs: "Ruleset") -> "TurnRule | None":
-        """This construct's settings in ``rs``, or ``None`` when ``rs`` does not use it."""
+        """This construct's settings in ``rs``, or ``None`` when ``rs`` does not use it (its key
+        absent; a construct whose use is decided otherwise overrides this)."""
+        section = cls.section(rs)
+        return None if section is None else cls.from_section(section)
+
+    @classmethod
+    def from_section(cls, section: Any) -> "TurnRule":
+        """The construct made from its key's section (its expressions compiled by the loader)."""
         raise NotImplementedError
 
     @classmethod

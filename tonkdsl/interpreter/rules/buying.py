@@ -70,10 +70,7 @@ class Buying(OnTheDiscard):
         self.limit = limit
 
     @classmethod
-    def build(cls, rs: "Ruleset") -> "Buying | None":
-        s = cls.section(rs)
-        if s is None:
-            return None
+    def from_section(cls, s: dict[str, Any]) -> "Buying":
         return cls(s["allowed"], int(s.get("penalty", 1)), int(s.get("limit", 3)))
 
     # --- at play ---------------------------------------------------------------------------
@@ -116,9 +113,10 @@ class Buying(OnTheDiscard):
     # --- for the tools ---------------------------------------------------------------------
     @classmethod
     def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
-        buy = cls.build(rs)
-        if buy is None:
+        section = cls.section(rs)
+        if section is None:
             return []
+        buy = cls.from_section(section)
         when = "" if buy.allowed.source.strip() == "true" else f" (when {words(buy.allowed.source)})"
         penalty = ("nothing more" if buy.penalty == 0 else "the top card of the stock" if buy.penalty == 1
                    else f"the top {buy.penalty} cards of the stock")

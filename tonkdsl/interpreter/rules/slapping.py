@@ -73,10 +73,7 @@ class Slapping(OnTheDiscard):
         self.own_card_extra_discard = own_card_extra_discard
 
     @classmethod
-    def build(cls, rs: "Ruleset") -> "Slapping | None":
-        s = cls.section(rs)
-        if s is None:
-            return None
+    def from_section(cls, s: dict[str, Any]) -> "Slapping":
         return cls(s["allowed"], s["priority"], bool(s.get("extra_discard", True)),
                    bool(s.get("own_card_extra_discard", False)))
 
@@ -126,9 +123,10 @@ class Slapping(OnTheDiscard):
     # --- for the tools ---------------------------------------------------------------------
     @classmethod
     def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
-        slap = cls.build(rs)
-        if slap is None:
+        section = cls.section(rs)
+        if section is None:
             return []
+        slap = cls.from_section(section)
         who = "only the next player in turn" if slap.next_player_only else "the first player to slap"
         extra = "then discards an extra card" if slap.extra_discard else "gets no extra turn"
         return [Sentence("Hitting", f"Slapping: when a discard could extend a spread, {who} may play it there"
