@@ -605,6 +605,24 @@ class _Seconds(click.FloatRange):
         return got
 
 
+@main.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk over stdin and stdout (the default, and the only way; editors "
+              "that pass the flag are understood).")
+def lsp_cmd(stdio: bool) -> None:
+    """Run the language server for ruleset and scenario files (needs the 'lsp' extra).
+
+    An editor starts it and talks to it over stdin and stdout: findings of validate and lint
+    as you type, the rules sheet on hover, names completed where they are allowed, go to
+    definition in the file a ruleset extends, and a quick fix for every "did you mean".
+    docs/editor.md says how to set up VS Code, Neovim and Helix."""
+    try:
+        from tonkdsl.tools.lsp.server import run
+    except ImportError as exc:
+        echo(f"error: {exc.name or 'a module'} is not installed: pip install 'tonkdsl[lsp]'", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    run()
+
+
 @main.command("serve")
 @click.argument("ruleset", required=False)
 @click.option("--seats", default=2, show_default=True, type=click.IntRange(2, 12), help="Seats at the table.")

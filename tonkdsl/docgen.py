@@ -179,6 +179,9 @@ def generated(docs: Path) -> dict[Path, str]:
     reference are made from it (``main`` writes it before making the others)."""
     files = {schema_path(): schema_text(), docs / "reference.md": reference(), docs / "cli-reference.md": cli_reference(),
              schema_path().parent / VALID_DIGESTS_FILE: valid_digests()}
+    extension = docs.parent / "editors" / "vscode"
+    if extension.is_dir():  # a source checkout: the VS Code extension ships the schema for its YAML files
+        files[extension / "ruleset.schema.json"] = schema_text()
     for name, text in ruleset_sheets().items():
         files[docs / "rulesets" / f"{name}.md"] = HEADER + "\n" + text
     for name, text in recipe_sheets(docs).items():

@@ -15,7 +15,7 @@ from tonkdsl.language.merge import Doc, apply_removals, merge
 from tonkdsl.language.resources import rulesets_dir, shipped_ruleset_names
 from tonkdsl.language.ruleset import Ruleset, build
 from tonkdsl.language.schema_check import validate
-from tonkdsl.language.yamlsrc import Source, load_yaml_file
+from tonkdsl.language.yamlsrc import Source, load_yaml_file, unsaved_text
 
 MAX_EXTENDS_DEPTH = 8
 
@@ -39,6 +39,8 @@ def resolve_name(ref: str, base_dir: FsPath | None = None) -> FsPath:
 
 
 def _is_file(path: FsPath) -> bool:
+    if unsaved_text(path) is not None:
+        return True
     try:
         return path.is_file()
     except OSError:  # a name longer than the file system takes, and the like: no such file
@@ -130,7 +132,8 @@ def load_doc(ref: str | FsPath, *, allow_paths: Iterable[FsPath] = (), named: bo
     unless ``collect``: then it is kept in ``Doc.problems`` for the caller to say with the rest."""
     path = resolve_name(str(ref)) if isinstance(ref, str) else ref
     try:
-        path.stat()
+        if unsaved_text(path) is None:  # an editor's buffer not saved yet is read as it is
+            path.stat()
     except FileNotFoundError:
         raise LoadError([Diagnostic("file-missing", f"no such file: {path}", str(path))]) from None
     except OSError as exc:

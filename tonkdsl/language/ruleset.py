@@ -13,6 +13,7 @@ from typing import Any
 from tonkdsl.language.cards import JOKER, RANKS_STANDARD, CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.diagnostics import Diagnostic, Path
 from tonkdsl.language.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
+from tonkdsl.language.expr.types import Names
 from tonkdsl.language.merge import Doc
 from tonkdsl.language.names import SIDE_NAMES, holder_chooses, make_names
 from tonkdsl.language.schema_check import construct_schemas
@@ -285,6 +286,7 @@ class _Builder:
         self.shape_checked = shape_checked
         self.data: dict[str, Any] = doc.data
         self.problems: list[Diagnostic] = []
+        self.places: dict[Path, Place] = {}  # every expression asked for, by path: expression_places
         counters = self.data.get("counters")
         self.counters = list(counters) if isinstance(counters, dict) else []  # the schema reports another shape
         # Some card's value is the holder's choice (an ace counting 1 or 11): conditions about a
@@ -309,6 +311,10 @@ class _Builder:
 
     def expr(self, path: Path, expect: Type, roles: tuple[str, ...], *, subject: bool | str = True,
              required: bool = True, card_sets: tuple[str, ...] = ()) -> Compiled | None:
+        names = make_names(roles, self.counters, subject=subject, card_sets=card_sets, choices=self.choices)
+        refused = frozenset(({"upcard"} if self.get(("deal", "upcard")) is False else set())
+                            | (SIDE_NAMES - set(self.counters) if self.get(("players", "sides")) is None else set()))
+        self.places[tuple(path)] = Place(names, expect, refused)
         raw = self.get(path)
         if raw is None:
             if required:
@@ -319,16 +325,15 @@ class _Builder:
         if isinstance(raw, (dict, list)):
             return None  # the schema reports the wrong type
         text = str(raw)
-        names = make_names(roles, self.counters, subject=subject, card_sets=card_sets, choices=self.choices)
         try:
             compiled = compile_expr(text, names, expect)
-            if "upcard" in compiled.names_used and self.get(("deal", "upcard")) is False:
+            if "upcard" in compiled.names_used & refused:
                 self.problems.append(self.doc.diagnostic(
                     "upcard-missing", "this rule reads the upcard, but the ruleset turns no card up "
                     "(deal.upcard: false)", path, hint="set deal.upcard: true, or write the rule without 'upcard'"))
                 return None
-            side_names = compiled.names_used & SIDE_NAMES - set(self.counters)
-            if side_names and self.get(("players", "sides")) is None:
+            side_names = compiled.names_used & refused - {"upcard"}
+            if side_names:
                 name = sorted(side_names)[0]
                 self.problems.append(self.doc.diagnostic(
                     "sides-missing", f"this rule reads '{name}', but the players play alone (players.sides "
@@ -726,4 +731,28 @@ def build(doc: Doc, *, shape_checked: bool = True) -> tuple[Ruleset | None, list
     return None, [p for p in b.problems if p.code.startswith(("expr", "limit-expr"))]
 
 
-__all__ = ["Ruleset", "build"]
+@dataclass(frozen=True)
+class Place:
+    """Where an expression is written: the names it may use there (the very table its
+    compilation checks them against) and the type it must have."""
+
+    names: Names
+    expect: Type
+    # Names of the table the ruleset's own settings refuse here: 'upcard' with deal.upcard
+    # false, the names of sides where the players play alone.
+    refused: frozenset[str] = frozenset()
+
+
+def expression_places(doc: Doc) -> dict[Path, Place]:
+    """Every place of ``doc`` where an expression is or could be written (each place the ruleset
+    compiles one from, written or not), by path in the merged data. The file need not be valid:
+    what can be read is read (an editor asks while the file is being typed)."""
+    b = _Builder(doc, shape_checked=False)
+    try:
+        b.build()
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError):
+        pass  # a badly shaped file: the places read before the bad part are known
+    return b.places
+
+
+__all__ = ["Ruleset", "Place", "build", "expression_places"]

@@ -60,6 +60,42 @@ def forget_schema() -> None:
     _validator.cache_clear()
 
 
+def schema_at(path: tuple[Any, ...], *, resolve_last: bool = True) -> dict[str, Any]:
+    """The schema node of the value at ``path`` (keys and list indices; a string naming an entry
+    of a list goes into its items), ``{}`` where the schema has none. ``resolve_last=False``
+    keeps the last ``$ref`` unresolved, with the description written beside it."""
+    schema = load_schema()
+    node: dict[str, Any] = schema
+    for part in path:
+        while "$ref" in node:
+            node = _resolve_ref(schema, node["$ref"])
+        if isinstance(part, int) or (isinstance(part, str) and node.get("type") == "array"):
+            node = node.get("items", {})
+            if isinstance(part, int):
+                continue
+        while "$ref" in node:
+            node = _resolve_ref(schema, node["$ref"])
+        props = node.get("properties", {})
+        if isinstance(part, str) and part in props:
+            node = props[part]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        else:
+            return {}
+    if resolve_last and "description" not in node:
+        while "$ref" in node:
+            node = _resolve_ref(schema, node["$ref"])
+    return node
+
+
+def _resolve_ref(schema: dict[str, Any], ref: str) -> dict[str, Any]:
+    node: Any = schema
+    for part in ref.lstrip("#/").split("/"):
+        node = node[part]
+    result: dict[str, Any] = node
+    return result
+
+
 def digest(data: Any) -> str:
     """The digest of a merged document together with the schema it is checked against."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=repr)

@@ -8,10 +8,11 @@ any other custom tag is an error, never code.
 from __future__ import annotations
 
 import re
-
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -129,8 +130,35 @@ def _error(file: str, text: str, code: str, message: str, line: int, col: int) -
     return LoadError([Diagnostic(code, message, file, line, col, source_line=src)])
 
 
+# Texts not yet saved, by resolved path: an editor's buffers (tonk lsp) are read in place of the
+# files on disk, for the file being typed and for a file it extends that is open too. A context
+# variable, so that a check running in a worker thread sees only the buffers it was given.
+_UNSAVED: ContextVar[dict[str, str]] = ContextVar("tonkdsl_unsaved", default={})
+
+
+@contextmanager
+def unsaved(texts: dict[FsPath, str]) -> Iterator[None]:
+    """Within the block, reading one of ``texts``' paths gives its text, not the file's."""
+    token = _UNSAVED.set({str(path.resolve()): text for path, text in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
+def unsaved_text(p: FsPath) -> str | None:
+    texts = _UNSAVED.get()
+    return texts.get(str(p.resolve())) if texts else None
+
+
 def read_text(path: str | FsPath, max_bytes: int = MAX_FILE_BYTES) -> str:
     p = FsPath(path)
+    text = unsaved_text(p)
+    if text is not None:
+        if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise LoadError([Diagnostic("limit-file-size", f"the file is more than {max_bytes:,} bytes (the limit)",
+                                        str(path))])
+        return text
     try:
         if p.exists() and not p.is_file():  # a folder, a device or a FIFO: reading could hang
             raise LoadError([Diagnostic("file-not-regular", "this is not a regular file (a device, a pipe or "

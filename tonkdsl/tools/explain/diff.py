@@ -12,7 +12,7 @@ from typing import Any
 
 from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
-from tonkdsl.language.schema_check import load_schema
+from tonkdsl.language.schema_check import schema_at
 from tonkdsl.interpreter.rules import rule_at
 from tonkdsl.tools.explain.words import amount, payment, words
 from tonkdsl.tools.explain.sheet import out_of_turn_rule
@@ -22,39 +22,6 @@ from tonkdsl.tools.explain.sheet import out_of_turn_rule
 class Difference:
     path: str
     text: str
-
-
-def _schema_at(path: tuple[Any, ...], *, resolve_last: bool = True) -> dict[str, Any]:
-    schema = load_schema()
-    node: dict[str, Any] = schema
-    for part in path:
-        while "$ref" in node:
-            node = _resolve(schema, node["$ref"])
-        if isinstance(part, int) or (isinstance(part, str) and node.get("type") == "array"):
-            node = node.get("items", {})
-            if isinstance(part, int):
-                continue
-        while "$ref" in node:
-            node = _resolve(schema, node["$ref"])
-        props = node.get("properties", {})
-        if isinstance(part, str) and part in props:
-            node = props[part]
-        elif isinstance(node.get("additionalProperties"), dict):
-            node = node["additionalProperties"]
-        else:
-            return {}
-    if resolve_last and "description" not in node:
-        while "$ref" in node:
-            node = _resolve(schema, node["$ref"])
-    return node
-
-
-def _resolve(schema: dict[str, Any], ref: str) -> dict[str, Any]:
-    node: Any = schema
-    for part in ref.lstrip("#/").split("/"):
-        node = node[part]
-    result: dict[str, Any] = node
-    return result
 
 
 def _show(v: Any) -> str:
@@ -68,7 +35,7 @@ def _show(v: Any) -> str:
 
 
 def _label(path: tuple[Any, ...]) -> str:
-    desc = str(_schema_at(path, resolve_last=False).get("description", ""))
+    desc = str(schema_at(path, resolve_last=False).get("description", ""))
     if not desc:
         return ".".join(str(p) for p in path)
     for cut in (" (", "; ", ": ", ". "):
@@ -159,7 +126,7 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
             out.append(Difference(json_path(path), said))
             return
         label = _label(path)
-        node = _schema_at(path)
+        node = schema_at(path)
         if isinstance(y, bool) and ("x-when-true" in node or "x-when-false" in node):
             out.append(Difference(json_path(path), node["x-when-true" if y else "x-when-false"]))
         elif x is _MISSING:
@@ -186,8 +153,8 @@ def _said_key_by_key(path: tuple[Any, ...], x: Any, y: Any, stake: int) -> bool:
     v = x if y is _MISSING else y if x is _MISSING else None
     if not isinstance(v, dict) or not set(_CONDITION_KEYS).intersection(v) or _say(path, x, y, stake) is not None:
         return False
-    props = _schema_at(path).get("properties") or {}
-    return all(k in props and _schema_at(path + (k,), resolve_last=False).get("description") for k in v)
+    props = schema_at(path).get("properties") or {}
+    return all(k in props and schema_at(path + (k,), resolve_last=False).get("description") for k in v)
 
 
 _CONDITION_KEYS = ("when", "allowed", "wins_if", "void_if", "except", "claim", "must_take")
@@ -340,3 +307,10 @@ class _Missing:
 
 
 _MISSING: Any = _Missing()
+
+
+def in_words(path: tuple[Any, ...], value: Any, stake: int = 1) -> str:
+    """The key at ``path`` set to ``value``, as ``tonk diff`` says it: its label from the
+    reference, then the value in words where it is a condition or an amount."""
+    return _cap(_label(path)) + ("" if isinstance(value, (dict, list)) else _said(path, value, stake))
+
