@@ -249,3 +249,20 @@ def test_file_kinds() -> None:
     assert analysis.file_kind({"extends": "standard"}) == "ruleset"
     assert analysis.file_kind({"ruleset": "standard", "actions": []}) == "scenario"
     assert analysis.file_kind({"version": 2}) is None
+
+
+def test_a_scenario_is_checked_as_tonk_check_does(tmp_path: Path) -> None:
+    text = ("ruleset: speno\nplayers: [Ann, Bob, Cy]\nhands:\n  Ann: [AH, 2H, 3C, 4D, 5S]\n"
+            "  Bob: [KH, 3D, 4C, 5H, 9H]\n  Cy: [KD, 10D, JH, 10C, 3S]\nactions: []\nexpect:\n"
+            "  end: initial_tonk\n  winners: [Bob]\n")
+    path = tmp_path / "hand.yaml"
+    assert analysis.findings(path, text, lint=False) == []  # it loads
+    (found,) = analysis.findings(path, text, lint=True)
+    assert (found.code, found.start, found.message) == (
+        "scenario-mismatch", (7, 0), "tonk check: winners: expected ['Bob'], got ['Ann']")
+    typo = analysis.findings(path, text.replace("actions:", "actoins:"), lint=False)
+    assert [(f.code, f.start, f.end) for f in typo] == [("scenario-unknown-key", (6, 0), (6, 7)),
+                                                         ("scenario-missing-key", (0, 0), (0, 7))]
+    assert "expect" in {c.label for c in analysis.completions(path, text + "exp", 10, 3)}
+    where = analysis.definition(path, text, 0, 11)
+    assert where is not None and where.file == resolve_name("speno") and where.line == 0

@@ -22,9 +22,9 @@ from tonkdsl.language.loader import load_ruleset, may_read, resolve_name
 from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 
-_KEYS = ("ruleset", "players", "dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "expect",
+KEYS = ("ruleset", "players", "dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "expect",
          "deals", "session_hands", "play", "void")
-_DEAL_KEYS = ("seed", "hands", "upcard", "stock", "actions", "expect", "side_bets", "void")
+DEAL_KEYS = ("seed", "hands", "upcard", "stock", "actions", "expect", "side_bets", "void")
 # The endings a scenario may expect: the rules' own, and a hand a table voided (State.void).
 _ENDS = (*END_KINDS, VOID)
 _EXPECT_KEYS = ("end", "winners", "payouts", "counts", "scores", "error", "next")
@@ -332,7 +332,7 @@ def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> 
             "scenario-is-ruleset", "this is a ruleset, not a scenario", (),
             hint=f"check it with 'tonk validate {p.name}' and 'tonk lint {p.name}'; a scenario names its "
                  "ruleset with 'ruleset:'")])
-    r.check_keys(d, (), _KEYS)
+    r.check_keys(d, (), KEYS)
     is_session = "deals" in d
     for key in ("ruleset", "players") + (() if is_session else ("actions",)):
         if key not in d:
@@ -395,7 +395,7 @@ def load_scenario(path: str | FsPath, *, allow_paths: Iterable[FsPath] = ()) -> 
             if not isinstance(item, dict):
                 r.err(("deals", i), "each deal is a mapping (seed, hands, upcard, stock, actions, expect)")
                 continue
-            r.check_keys(item, ("deals", i), _DEAL_KEYS)
+            r.check_keys(item, ("deals", i), DEAL_KEYS)
             deals.append(reader.read(item, ("deals", i)))
         if isinstance(expect, dict):
             r.check_keys(expect, ("expect",), _SESSION_EXPECT_KEYS)

@@ -120,9 +120,7 @@ def findings(path: FsPath, text: str, *, lint: bool, open_texts: dict[FsPath, st
     with unsaved({**(open_texts or {}), path: text}):
         try:
             if kind == "scenario":
-                from tonkdsl.tools.scenario import load_scenario
-
-                load_scenario(path)
+                return [_place(d, path, text) for d in _scenario_findings(path, text, replay=lint)]
             elif lint:
                 from tonkdsl.tools.lint import lint as run_lint
 
@@ -132,6 +130,24 @@ def findings(path: FsPath, text: str, *, lint: bool, open_texts: dict[FsPath, st
         except LoadError as exc:
             diags = list(exc.diagnostics)
     return [_place(d, path, text) for d in diags]
+
+
+def _scenario_findings(path: FsPath, text: str, *, replay: bool) -> list[Diagnostic]:
+    """A scenario's load errors; with ``replay``, as ``tonk check`` says them, how its replay
+    differs from its 'expect' (at the 'expect:' line)."""
+    from tonkdsl.tools.scenario import compare, load_scenario, replay as replayed
+
+    scenario = load_scenario(path)  # raises LoadError with every problem
+    if not replay:
+        return []
+    try:
+        problems = compare(replayed(scenario))
+    except LoadError as exc:
+        return list(exc.diagnostics)
+    rows = text.split("\n")
+    line = next((i for i, row in enumerate(rows) if re.match(r"expect\s*:", row)), 0)
+    return [Diagnostic("scenario-mismatch", f"tonk check: {p}", str(path), line + 1, 1, severity="warning",
+                       source_line=rows[line] if line < len(rows) else "") for p in problems]
 
 
 def _is_this_file(d: Diagnostic, path: FsPath) -> bool:
@@ -381,9 +397,13 @@ def completions(path: FsPath, text: str, line: int, col: int,
         return []
     ctx = context(path, text, line, col, open_texts)
     if spot.on_key:
+        if file_kind(ctx.data) == "scenario":
+            return _scenario_keys(spot)
         if file_kind(ctx.data) != "ruleset":
             return []
         return _key_completions(ctx, spot)
+    if file_kind(ctx.data) == "scenario" and spot.path == ("ruleset",):
+        return [Completion(n, "value", "a shipped ruleset") for n in shipped_ruleset_names()]
     where = merged_path(ctx, spot.path)
     place = ctx.places.get(where)
     if place is not None:
@@ -405,6 +425,16 @@ def _key_completions(ctx: Context, spot: Spot) -> list[Completion]:
             continue
         out.append(Completion(key, "key", _described(sub) or _described(schema_at(owner + (key,)))))
     return out
+
+
+def _scenario_keys(spot: Spot) -> list[Completion]:
+    from tonkdsl.tools.scenario import DEAL_KEYS, KEYS
+
+    if len(spot.path) == 1:
+        return [Completion(k, "key", "a key of a scenario (docs/scenarios.md)") for k in KEYS]
+    if len(spot.path) == 3 and spot.path[0] == "deals":
+        return [Completion(k, "key", "a key of one hand of a session scenario (docs/scenarios.md)") for k in DEAL_KEYS]
+    return []
 
 
 def _described(node: dict[str, Any]) -> str:
@@ -548,6 +578,11 @@ def definition(path: FsPath, text: str, line: int, col: int,
     spot = locate(text, line, col)
     if spot is None or not spot.path:
         return None
+    if spot.path == ("ruleset",) and file_kind(safe_data(text)) == "scenario" and spot.value:
+        try:  # a scenario's ruleset: the file it names
+            return Location(resolve_name(spot.value, path.parent), 0, 0)
+        except LoadError:
+            return None
     parents = _parents(path, text, open_texts)
     if not parents:
         return None

@@ -1,8 +1,9 @@
 """``tonk lsp``: the language server, over stdio (pygls and lsprotocol, the 'lsp' extra).
 
 It answers from :mod:`tonkdsl.tools.lsp.analysis` and only turns the answers into LSP messages:
-diagnostics as the file is typed (debounced; validate first, then static lint, both in a worker
-thread so that a slow lint never holds up typing), hover, completion, go to definition and the
+diagnostics as the file is typed (debounced; validate first, then static lint, or for a
+scenario its replay as ``tonk check`` compares it, in a worker thread so that a slow lint never
+holds up typing), hover, completion, go to definition and the
 quick fix of every "did you mean".
 """
 from __future__ import annotations
@@ -132,8 +133,8 @@ async def _check(ls: TonkLanguageServer, uri: str, delay: float) -> None:
     if not current():
         return
     _publish(ls, uri, version, text, quick)
-    if any(f.severity == "error" for f in quick) or analysis.file_kind(analysis.safe_data(text)) != "ruleset":
-        return  # lint reads valid rulesets only: what validate said is all there is
+    if any(f.severity == "error" for f in quick) or analysis.file_kind(analysis.safe_data(text)) is None:
+        return  # lint reads valid rulesets (and a scenario is replayed) only: what validate said is all there is
     full = await loop.run_in_executor(ls.worker, partial(analysis.findings, path, text, lint=True,
                                                          open_texts=others))
     if current():
