@@ -65,10 +65,38 @@ def refused(path: Path, code: str) -> Any:
     return d
 
 
+def _fuzz_counts() -> dict[str, int]:
+    fuzzing = sys.modules.get("fuzzing")
+    return dict(getattr(fuzzing, "COUNTS", None) or {})
+
+
+# With pytest-xdist (the suite runs on every core) the fuzz cases are counted in the workers:
+# each sends its counts when it finishes, and the controller adds them up for the summary.
+_FROM_WORKERS: dict[str, int] = {}
+
+
+class _WorkerCounts:
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        for kind, n in (getattr(node, "workeroutput", {}) or {}).get("fuzz_counts", {}).items():
+            _FROM_WORKERS[kind] = _FROM_WORKERS.get(kind, 0) + n
+
+
+def pytest_configure(config: Any) -> None:
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_WorkerCounts(), "tonk-worker-counts")
+
+
+def pytest_sessionfinish(session: Any) -> None:
+    output = getattr(session.config, "workeroutput", None)  # set in an xdist worker only
+    if output is not None:
+        output["fuzz_counts"] = _fuzz_counts()
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """The number of fuzz cases run, per kind (tests/fuzzing.py counts them)."""
-    fuzzing = sys.modules.get("fuzzing")
-    counts = getattr(fuzzing, "COUNTS", None)
+    counts = _fuzz_counts()
+    for kind, n in _FROM_WORKERS.items():
+        counts[kind] = counts.get(kind, 0) + n
     if counts:
         terminalreporter.section("fuzz cases run, by kind")
         for kind, n in sorted(counts.items()):

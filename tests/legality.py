@@ -8,6 +8,7 @@ and every pair of recipes and variants laid together (issue 80: not only the tur
 from __future__ import annotations
 
 import copy
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -74,6 +75,15 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = copy.deepcopy(value)
     return out
+
+
+def artifacts(name: str) -> Path:
+    """test-artifacts/NAME, one folder per pytest-xdist worker: each worker writes the same files
+    at collection, and one must never read another's half-written file."""
+    folder = Path(__file__).resolve().parent.parent / "test-artifacts" / name / os.environ.get(
+        "PYTEST_XDIST_WORKER", "main")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def targets(folder: Path) -> dict[str, Path | str]:

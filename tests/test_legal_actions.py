@@ -12,13 +12,12 @@ import pytest
 import os
 import re
 
-from legality import LOADED, REFUSED, check_hand, targets
+from legality import artifacts, LOADED, REFUSED, check_hand, targets
 from tonkdsl.tools import legality
 from tonkdsl import load_ruleset
 from tonkdsl.language.resources import rulesets_dir
 
-FOLDER = Path(__file__).resolve().parent / ".." / "test-artifacts" / "legality"
-FOLDER.mkdir(parents=True, exist_ok=True)
+FOLDER = artifacts("legality")
 TARGETS = targets(FOLDER)
 # The seeds each target plays at each table size (two sizes at most), with random bots and, on
 # fewer seeds, greedy ones (who reach other states: the spreads laid, the drops): 8 and 2 in the

@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from legality import LOADED, VARIANTS, merged, recipes, targets
+from legality import artifacts, LOADED, VARIANTS, merged, recipes, targets
 from tonkdsl import load_ruleset
 from tonkdsl.language.resources import rulesets_dir, shipped_ruleset_names
 from tonkdsl.tools.explain import explain
 
-FOLDER = Path(__file__).resolve().parent / ".." / "test-artifacts" / "legality"
-FOLDER.mkdir(parents=True, exist_ok=True)
+FOLDER = artifacts("legality")
 NEVER_AS_CONDITION = re.compile(r"\b(when|if|unless|while) never\b", re.I)
 
 # One action turned off, laid over every shipped ruleset and every recipe: what the sheet must
