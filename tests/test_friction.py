@@ -145,3 +145,40 @@ def test_the_html_sheet_keeps_lists_under_their_paragraph_and_the_rulesets_words
                     encoding="utf-8")
     page = explain(load_ruleset(path), "html")
     assert "<script>" not in page and "<img" not in page and "&lt;script&gt;" in page
+
+
+KNOCK_ONLY = """extends: standard
+name: Seven-card knock
+deal: {hand_size: 7}
+turn:
+  spread: {allowed: false}
+  drop: {allowed: true, wins_if: count < min(others.count)}
+"""
+
+
+def test_the_default_bot_knocks_in_a_knock_only_game_and_mostly_wins(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "knock.yaml"
+    path.write_text(KNOCK_ONLY, encoding="utf-8")
+    result = _run("simulate", str(path), "-n", "300", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    (data,) = json.loads(result.output)["rulesets"]
+    endings = {k: v["hands"] for k, v in data["endings"].items() if v["hands"]}
+    # Before: stock_exhausted in every hand not won on the deal (the greedy bot knocked at 10 or less).
+    assert endings["drop_won"] >= 120 and endings.get("drop_caught", 0) <= endings["drop_won"] // 20, endings
+    assert endings["stock_exhausted"] < 120, endings
+    assert data["never_paid"] == ["tonk-out", "out-on-discard"]  # no spread: nobody can go out
+
+
+def test_a_report_where_one_ending_takes_every_hand_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "stuck.yaml"
+    path.write_text(KNOCK_ONLY.replace("drop: {allowed: true", "drop: {allowed: false")
+                    + "remove: [deal_wins.rules.tonk-49-50]\n", encoding="utf-8")
+    result = _run("simulate", str(path), "-n", "50", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert ("note (Seven-card knock): every hand ended the same way, stock_exhausted: no other ending of the "
+            "ruleset happened; bots that play closer to people (--bots montecarlo or strong) may reach the "
+            "others") in result.output
+    assert ("note (Seven-card knock): 5 rules never paid in these hands: tonk-out, out-on-discard, drop-won, "
+            "caught-dropper-pays, caught-lowest-collects") in result.output

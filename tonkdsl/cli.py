@@ -311,6 +311,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
                 if handle is not None:
                     handle.close()
             data = sim.summary(tally)
+            data["never_paid"] = [r for r in sim.paying_rules(rs) if r not in data["rules"]]
             if rs.ante is not None and not rs.session.is_match:  # what the pot figures mean
                 data["pot"] = {"session_hands": sim.session_length(rs), "set_by_ruleset": bool(rs.session.hands)}
             results.append((ref, rs.name, data))

@@ -49,7 +49,7 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = D
             return grouped[spans[_CLAIM][0]]
         if _EAT in spans:  # eat the discard out of turn only when it completes a spread
             return grouped[spans[_EAT][0] if completes_spread(view) else spans[_PASS][0]]
-        if _DROP in spans and view.count <= drop_at:
+        if _DROP in spans and view.count <= _knock_at(view, drop_at):
             return grouped[spans[_DROP][0]]
         if _DRAW_STOCK in spans:
             return grouped[spans[_DRAW_STOCK][0]]
@@ -82,6 +82,32 @@ def greedy_bot(view: View, legal: Sequence[A.Action], rng: Rng, drop_at: int = D
         held_values = [values[c] for c in cards]
         return grouped[lo + held_values.index(max(held_values))]
     return grouped[lo + cards.index(best)]
+
+
+# Where no spread can ever be laid in play (a knock-only game: turn.spread.allowed written as
+# false), hands never shrink and a count of DROP_AT is almost never reached: with it the greedy
+# bot never knocked, and every hand of a seven-card knock game ran the stock out. There it knocks
+# when its count is at most 1/KNOCK_SHARE of what the lightest other hand would count if its
+# cards were of the pack's mean value. On that game (300 seeded hands, three players) 145 of its
+# 147 knocks won; at a third, 29 knocks all won and 70% of the hands still ran the stock out. The
+# shipped rulesets all let spreads be laid: their hands are played as before.
+KNOCK_SHARE: Final = 2
+_KNOCK_ONLY: dict[MeldRules, tuple[bool, float]] = {}
+
+
+def _knock_at(view: View, drop_at: int) -> int:
+    melds = view.meld_rules
+    known = _KNOCK_ONLY.get(melds)
+    if known is None:
+        allowed = view.ruleset.spread_allowed
+        values = view.pack.values
+        known = _KNOCK_ONLY[melds] = (allowed is not None and allowed.constant is False,
+                                      sum(values) / max(len(values), 1))
+    if not known[0]:
+        return drop_at
+    held = view.cards_held
+    lightest = min((held[s] for s in range(len(held)) if s != view.seat and held[s]), default=0)
+    return max(drop_at, int(lightest * known[1]) // KNOCK_SHARE)
 
 
 # The greedy bot folds (where a ruleset lets players sit a hand out) a hand that counts more

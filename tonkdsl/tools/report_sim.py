@@ -112,6 +112,7 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
             lines.append(f"the pot ({name}) carries over from hand to hand within {how}; money left in it when "
                          f"the sessions ended: {d.get('pot_left', 0):,} in all, "
                          f"{d.get('pot_left', 0) / max(d['sessions'], 1):,.2f} a session")
+    lines += _said_plainly(results)
     for ref, name, d in results:
         if d["rules"]:
             lines.append(f"rules that paid ({name}), share of hands")
@@ -124,6 +125,23 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
         if not d["rules"] and not d.get("scored"):
             lines.append(f"rules that paid or scored ({name}): none in these hands")
     return "\n".join(lines)
+
+
+def _said_plainly(results: Sequence[Result]) -> list[str]:
+    """What a table of shares would let a reader miss: every hand ending the same way, and the
+    rules of the ruleset that never paid (the bots never made them happen)."""
+    lines = []
+    for _, name, d in results:
+        only = [k for k in END_KINDS if d["hands"] and d["endings"][k]["hands"] == d["hands"]]
+        if only:
+            lines.append(f"note ({name}): every hand ended the same way, {only[0]}: no other ending of the "
+                         "ruleset happened; bots that play closer to people (--bots montecarlo or strong) may "
+                         "reach the others")
+        never = d.get("never_paid") or []
+        if never and d["hands"]:
+            lines.append(f"note ({name}): {len(never)} rule{'s' if len(never) != 1 else ''} never paid in these "
+                         f"hands: {', '.join(never)}")
+    return lines
 
 
 def plot_results(results: Sequence[Result], path: Path) -> None:

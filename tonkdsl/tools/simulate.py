@@ -298,6 +298,18 @@ def summary(tally: Tally) -> dict[str, Any]:
     }
 
 
+def paying_rules(rs: Ruleset) -> list[str]:
+    """The ids of the ruleset's rules that pay money, as simulate counts them: automatic wins,
+    the endings' payouts, bonuses. None where the ruleset keeps points rather than money."""
+    if rs.score_sheet == "points":
+        return []
+    ids = [w.id for w in rs.deal_wins]
+    for ending in rs.endings.values():
+        ids += [t.id for t in ending.payouts]
+    ids += [b.transfer.id for b in rs.bonuses]
+    return list(dict.fromkeys(ids))
+
+
 def simulate(ruleset: Ruleset, bots: Sequence[Policy], hands: int, seed: int, stake: int = 1,
              progress: Callable[[int], None] | None = None) -> "Summary":
     """In-process simulation with a ruleset and policy objects (the library API)."""
