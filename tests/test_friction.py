@@ -182,3 +182,26 @@ def test_a_report_where_one_ending_takes_every_hand_says_so(tmp_path: Path) -> N
             "others") in result.output
     assert ("note (Seven-card knock): 5 rules never paid in these hands: tonk-out, out-on-discard, drop-won, "
             "caught-dropper-pays, caught-lowest-collects") in result.output
+
+
+def test_sheet_says_where_the_asking_starts_in_short_sentences(tmp_path: Path) -> None:
+    from tonkdsl import load_ruleset
+    from tonkdsl.tools.explain import explain
+
+    path = tmp_path / "demand.yaml"
+    path.write_text("extends: standard\nname: Demand\nturn:\n  out_of_turn:\n"
+                    "    - {id: demand, do: demand, at: [turn_start]}\n", encoding="utf-8")
+    sheet = explain(load_ruleset(path), "text")
+    # By every other player: the player to move is never asked, so the asking starts at their left.
+    assert ("Those who may act out of turn are asked one at a time, starting from the left of the player to "
+            "move. Each may act or pass. When the player to move takes their own turn, everyone still to be "
+            "asked has passed.") in sheet
+
+
+def test_sheet_of_a_knock_that_lays_every_card_is_not_called_going_out() -> None:
+    from tonkdsl import load_ruleset
+    from tonkdsl.tools.explain import explain
+
+    sheet = explain(load_ruleset("hoyle-tunk"), "text")
+    assert "Emptying your hand by laying and hitting (not by a drop that lays every card) ends the hand." in sheet
+    assert "Emptying your hand ends the hand." not in sheet

@@ -22,7 +22,7 @@ NEVER_AS_CONDITION = re.compile(r"\b(when|if|unless|while) never\b", re.I)
 # then not say (a regular expression over the sheet's text, spaces made single), given the
 # ruleset (a drop that lays its spreads still puts spreads on the table to hit and go out on; a
 # drop out of turn is still a drop).
-ENDS_OUT = r"|Going out without a discard|Going out on the final|Emptying your hand ends"
+ENDS_OUT = r"|Going out without a discard|Going out on the final|Emptying your hand( by laying[^.]*)? ends"
 TURNED_OFF = {
     "no spreads": ({"turn": {"spread": {"allowed": False}}},
                    lambda rs: r"may lay (a )?spreads?\b|they lay spreads" + ("" if rs.drop_lays_spreads else ENDS_OUT)),

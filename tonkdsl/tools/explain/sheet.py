@@ -95,15 +95,20 @@ def _out_of_turn(rs: Ruleset) -> list[str]:
         lines.append(f"- {w.id}: " + out_of_turn_rule(w.do, w.at, None if w.by is None else w.by.source,
                                                        None if w.when is None else w.when.source) + ".")
     asked = {m for w in rules for m in w.at}
-    first = ("from the player to move" if asked <= {"after_deal", "turn_start"} else
-             "from the discarder's left" if asked == {"after_discard"} else
-             "from the left of the player who drew" if asked == {"after_draw"} else
-             "from the left of the player who drew or discarded" if asked <= {"after_draw", "after_discard"} else
-             "from the player to move (after a draw or a discard: from that player's left)")
+    # At the deal and at a turn's start the player to move is asked first, when a rule names them
+    # (a rule by every other player does not): the sentence says where the asking really starts.
+    start = ("the player to move, when a rule names them, then from their left"
+             if any(w.by is not None for w in rules if set(w.at) & {"after_deal", "turn_start"})
+             else "the left of the player to move")
+    first = (start if asked <= {"after_deal", "turn_start"} else
+             "the discarder's left" if asked == {"after_discard"} else
+             "the left of the player who drew" if asked == {"after_draw"} else
+             "the left of the player who drew or discarded" if asked <= {"after_draw", "after_discard"} else
+             f"{start} (after a draw or a discard: from that player's left)")
     mover = ("the next player" if asked == {"after_discard"} else "the player to move" if "after_discard" not in asked
              else "the player to move (after a discard: the next player)")
-    lines.append(f"The players who may act out of turn are asked one at a time, {first}; each may act or pass, "
-                 f"and {mover} taking their own turn means everyone passes."
+    lines.append(f"Those who may act out of turn are asked one at a time, starting from {first}. Each may act or "
+                 f"pass. When {mover} takes their own turn, everyone still to be asked has passed."
                  + (" No one is asked in the last round after a drop." if rs.last_round else ""))
     if any(w.do == "drop" for w in rules):
         lines.append("A drop out of turn is decided as any drop" + (
@@ -402,7 +407,10 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         go = "" if rs.going_out_allowed.source.strip() == "true" else \
             f" Going out is only possible when {words(rs.going_out_allowed.source, 'you')}; otherwise an empty hand " \
             "counts 0 and the turn passes."
-        turn.lines.append("Emptying your hand ends the hand." + go)
+        # A drop that lays its spreads may leave the hand empty (every card matched): that is a
+        # drop, decided as a drop, not the going out this sentence is about.
+        how = " by laying and hitting (not by a drop that lays every card)" if rs.drop_lays_spreads else ""
+        turn.lines.append(f"Emptying your hand{how} ends the hand." + go)
     elif can.lays or can.hits:
         turn.lines.append("Going out is not possible: an empty hand counts 0 and the turn passes.")
     stock = {"draw_from_empty": "When the stock is empty, play goes on with the discard pile; the hand ends when a "
