@@ -205,3 +205,25 @@ def test_sheet_of_a_knock_that_lays_every_card_is_not_called_going_out() -> None
     sheet = explain(load_ruleset("hoyle-tunk"), "text")
     assert "Emptying your hand by laying and hitting (not by a drop that lays every card) ends the hand." in sheet
     assert "Emptying your hand ends the hand." not in sheet
+
+
+def test_quiet_keeps_results_and_drops_notes_and_verbose_says_more(tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "hands.jsonl"
+    out.write_text("old\n", encoding="utf-8")
+    said = _run("simulate", "standard", "-n", "20", "--out", str(out)).output
+    assert f"note: --out replaces the existing file {out}" in said
+    quiet = _run("-q", "simulate", "standard", "-n", "20", "--out", str(out)).output
+    assert "note:" not in quiet and "money per hand, by seat" in quiet  # the results stay
+    verbose = _run("-v", "simulate", "standard", "-n", "20").output
+    assert "standard: 20 hands in " in verbose and " hands/s)" in verbose
+    both = _run("-q", "-v", "simulate", "standard")
+    assert both.exit_code == 2 and "-q and -v say opposite things: give one of them" in both.output
+
+    import tonkdsl.tools.scenario as scenario
+
+    def broken(*_a: object, **_k: object) -> None:
+        raise KeyError("a table of the engine")
+    monkeypatch.setattr(scenario, "load_scenario", broken)
+    traced = CliRunner().invoke(main, ["-v", "replay", "x.yaml"])
+    assert traced.exit_code == 3 and "Traceback (most recent call last)" in traced.output
+    Path(traced.output.split("the trace is in ")[1].split()[0].rstrip(".")).unlink()

@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence
 
@@ -31,6 +32,21 @@ def echo(message: Any = None, **kwargs: Any) -> None:
     click.echo(printable(message) if isinstance(message, str) else message, **kwargs)
 
 EXIT_OK, EXIT_FAIL, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+# How much the commands say beyond their results: 0 with -q (no progress bars, no warnings or
+# notes: errors and results only), 1 by default, 2 with -v (the trace of an internal error on the
+# screen, and how long a simulation took).
+_VERBOSITY = {"level": 1}
+
+
+def say(message: str) -> None:
+    """A warning or a note on standard error, unless -q."""
+    if _VERBOSITY["level"] > 0:
+        echo(message, err=True)
+
+
+def quiet() -> bool:
+    return _VERBOSITY["level"] <= 0
 
 
 def _print_diagnostics(diags: Sequence[Diagnostic]) -> None:
@@ -79,6 +95,8 @@ class _Tonk(click.Group):
                 kept = f"; the trace is in {trace}"
             except OSError:
                 kept = ""
+            if _VERBOSITY["level"] >= 2:
+                echo(traceback.format_exc(), err=True)
             echo(f"tonk: internal error, a bug in tonkdsl rather than in your files: {type(exc).__name__}: {exc}. "
                  f"Please report it with the command you ran{kept}.", err=True)
             sys.exit(EXIT_INTERNAL)
@@ -87,12 +105,19 @@ class _Tonk(click.Group):
 @click.group(cls=_Tonk, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
               help="Show the version, whether the interpreter is compiled, and exit.")
-def main() -> None:
+@click.option("-q", "--quiet", "quiet_flag", is_flag=True,
+              help="Say only results and errors: no progress bars, warnings or notes.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Say more: the trace of an internal error, how long a simulation took.")
+def main(quiet_flag: bool, verbose: bool) -> None:
     """tonk: Tonk's house rules as data.
 
     Rulesets are YAML files or the names of shipped rulesets (see 'tonk rulesets'). Exit codes:
     0 ok, 1 rule or expectation failure, 2 bad input, 3 an internal error (a bug to report).
     """
+    if quiet_flag and verbose:
+        raise click.UsageError("-q and -v say opposite things: give one of them")
+    _VERBOSITY["level"] = 0 if quiet_flag else 2 if verbose else 1
 
 
 @main.command()
@@ -305,11 +330,15 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
     try:
         for ref, rs, spec in specs:
             handle = out.open("w", encoding="utf-8") if out is not None else None
+            started = time.perf_counter()
             try:
                 tally = _run_with_progress(sim, spec, hands, workers, scheduler, handle, ref, as_json)
             finally:
                 if handle is not None:
                     handle.close()
+            if _VERBOSITY["level"] >= 2:
+                took = max(time.perf_counter() - started, 1e-9)
+                echo(f"{ref}: {tally.hands:,} hands in {took:.2f} s ({tally.hands / took:,.0f} hands/s)", err=True)
             data = sim.summary(tally)
             data["never_paid"] = [r for r in sim.paying_rules(rs) if r not in data["rules"]]
             if rs.ante is not None and not rs.session.is_match:  # what the pot figures mean
@@ -368,13 +397,13 @@ def _check_match(ref: str, rs: Any, players: int, matches: int, quiet: bool) -> 
         return  # a rule failing in play: the simulation says how
     estimate = took / len(played.lengths) * matches
     if played.capped is not None:
-        echo(f"warning: {ref}: a match may never end: greedy bots played {MAX_MATCH_HANDS:,} hands "
-             f"(MAX_MATCH_HANDS) of a match seeded {played.capped} and its end never came (tonk lint: "
-             f"match-may-not-end); such a match is stopped there and won by nobody, and {matches:,} of them take "
-             f"about {_duration(estimate)}", err=True)
+        say(f"warning: {ref}: a match may never end: greedy bots played {MAX_MATCH_HANDS:,} hands "
+            f"(MAX_MATCH_HANDS) of a match seeded {played.capped} and its end never came (tonk lint: "
+            f"match-may-not-end); such a match is stopped there and won by nobody, and {matches:,} of them take "
+            f"about {_duration(estimate)}")
     elif estimate > MATCH_ESTIMATE_SAID:
-        echo(f"{ref}: {matches:,} matches of about {sum(played.lengths) // len(played.lengths)} hands: about "
-             f"{_duration(estimate)} with greedy bots", err=True)
+        say(f"{ref}: {matches:,} matches of about {sum(played.lengths) // len(played.lengths)} hands: about "
+            f"{_duration(estimate)} with greedy bots")
 
 
 def _duration(seconds: float) -> str:
@@ -423,8 +452,8 @@ def _check_table(ref: str, rs: Any, players: int) -> None:
 
     report = check(rs, seeds=range(TABLE_CHECK_SEEDS), players=[players], ruleset_ref=ref, stop_after=1)
     for f in report.findings:
-        echo(f"warning: {ref} breaks at play ({f}); a hand where it happens is void at the table, nothing lost. "
-             f"tonk lint {ref} --simulate 400 --witness DIR writes such a hand", err=True)
+        say(f"warning: {ref} breaks at play ({f}); a hand where it happens is void at the table, nothing lost. "
+            f"tonk lint {ref} --simulate 400 --witness DIR writes such a hand")
 
 
 def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler: str | None, handle: Any,
@@ -438,7 +467,7 @@ def _run_with_progress(sim: Any, spec: Any, hands: int, workers: int, scheduler:
 def _progress_bar(label: str, total: int, unit: str, quiet: bool) -> Iterator[Callable[[int], None] | None]:
     """A progress callback (told how many are done) drawing a bar on a terminal; None when quiet
     or when standard error is not a terminal."""
-    if quiet or not sys.stderr.isatty():
+    if quiet or _VERBOSITY["level"] <= 0 or not sys.stderr.isatty():
         yield None
         return
     import time
@@ -899,7 +928,7 @@ def _check_output(path: Path | None, option: str, suffixes: Sequence[str] = ()) 
         echo(f"error: {option}: {problem}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     if path.exists():
-        echo(f"note: {option} replaces the existing file {path}", err=True)
+        say(f"note: {option} replaces the existing file {path}")
 
 
 def _check_save(save: Path | None, resume: Path | None) -> None:
