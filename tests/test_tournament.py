@@ -131,13 +131,16 @@ def test_the_command_prints_margins_and_a_ranking() -> None:
     lines = r.output.splitlines()
     assert lines[0] == ("standard (Standard Tonk): 10 deals, each played twice by every pair with the seats "
                         "swapped; two players; seed 2")
-    assert sum(1 for line in lines if " vs " in line) == 3
+    pairs = lines.index(next(line for line in lines if line.startswith("bot ")))
+    assert lines[pairs].split()[:2] == ["bot", "vs"] and len(lines[pairs + 2].split()) >= 8
+    assert lines[pairs + 5] == ""  # three pairs of three bots
     head = lines.index(next(line for line in lines if line.strip().startswith("rank")))
     t = tour.run("standard", ["random", "greedy", "montecarlo"], 10, seed=2)
-    assert [line.split()[1] for line in lines[head + 1:head + 4]] == [r.bot for r in t.ratings]
+    assert set(lines[head + 1]) == {"-"}  # the table's rule under its header (rich, tools/tables.py)
+    assert [line.split()[1] for line in lines[head + 2:head + 5]] == [r.bot for r in t.ratings]
     best = t.ratings[0]
-    assert lines[head + 1].split()[2] == f"{best.margin:+.3f}"
-    assert f"{best.elo:4.0f} [{best.elo_low:4.0f}, {best.elo_high:4.0f}]" in lines[head + 1]
+    assert lines[head + 2].split()[2] == f"{best.margin:+.3f}"
+    assert f"{best.elo:.0f}   [{best.elo_low:.0f}, {best.elo_high:.0f}]" in lines[head + 2]
 
 
 def test_the_command_json_has_every_pair_and_the_ranking_for_each_ruleset() -> None:

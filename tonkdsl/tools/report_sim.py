@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from tonkdsl.interpreter.outcome import END_KINDS
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.tools.stats import Z95, two_means, two_proportions
+from tonkdsl.tools.tables import render, table
 
 Result = tuple[str, str, dict[str, Any]]  # (ruleset as given, its name, summary)
 
@@ -43,66 +44,55 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
     if "matches" in first:  # -n counts matches for a ruleset that plays them
         played = f"{first['matches']['matches']:,} matches ({played})"
     lines = [f"{played} per ruleset, {first['players']} players ({', '.join(bots)}), seed {seed}; "
-             "95% confidence intervals in brackets" + ("; * differs from the first ruleset" if len(results) > 1 else "")]
-    width = 30
-    head = " " * 22 + "".join(f"{name[:width]:<{width + 2}}" for _, name, _ in results)
-    lines += ["", head, "ending"]
+             "95% confidence intervals in brackets" + ("; * differs from the first ruleset" if len(results) > 1 else ""),
+             ""]
+    t = table(["", *(name for _, name, _ in results)])
 
     def mark(ref: str, key: str) -> str:
-        return " *" if key in marks.get(ref, []) else "  "
+        return " *" if key in marks.get(ref, []) else ""
 
+    def section(title: str) -> None:
+        t.add_row(title, *("" for _ in results))
+
+    section("ending")
     for kind in END_KINDS:
         if not any(d["endings"][kind]["hands"] for _, _, d in results):
             continue
-        row = f"  {kind:<20}"
-        for ref, _, d in results:
-            e = d["endings"][kind]
-            row += f"{_pct(e['share'], e['ci95']):<{width}}{mark(ref, 'endings.' + kind)}"
-        lines.append(row)
-    lines.append("money per hand, by seat")
+        t.add_row(f"  {kind}", *(_pct(d["endings"][kind]["share"], d["endings"][kind]["ci95"]).strip()
+                                 + mark(ref, "endings." + kind) for ref, _, d in results))
+    section("money per hand, by seat")
     for i in range(first["players"]):
-        row = f"  seat {i + 1:<15}"
-        for ref, _, d in results:
-            s = d["seats"][i]
-            row += f"{s['per_hand']:+7.3f} [{s['ci95'][0]:+.3f}, {s['ci95'][1]:+.3f}]".ljust(width) + mark(ref, f"seats.{i + 1}")
-        lines.append(row)
+        t.add_row(f"  seat {i + 1}", *(f"{d['seats'][i]['per_hand']:+.3f} [{d['seats'][i]['ci95'][0]:+.3f}, "
+                                        f"{d['seats'][i]['ci95'][1]:+.3f}]" + mark(ref, f"seats.{i + 1}")
+                                        for ref, _, d in results))
     if any(s.get("score") for _, _, d in results for s in d["seats"]):  # a score sheet is kept
-        lines.append("score per hand, by seat")
+        section("score per hand, by seat")
         for i in range(first["players"]):
-            row = f"  seat {i + 1:<15}"
-            for ref, _, d in results:
-                s = d["seats"][i]
-                lo, hi = s.get("score_ci95", [0.0, 0.0])
-                row += f"{s.get('score_per_hand', 0.0):+7.3f} [{lo:+.3f}, {hi:+.3f}]".ljust(width) + "  "
-            lines.append(row)
-    lines.append("hand length (actions)")
-    row = f"  {'mean, median, p90':<20}"
-    for ref, _, d in results:
-        ln = d["length"]
-        text = f"{ln['mean']:.1f} [{ln['ci95'][0]:.1f}, {ln['ci95'][1]:.1f}], {ln['median']}, {ln['p90']}"
-        row += text.ljust(width) + mark(ref, "length")
-    lines.append(row)
+            cells = []
+            for _, _, d in results:
+                seat = d["seats"][i]
+                lo, hi = seat.get("score_ci95", [0.0, 0.0])
+                cells.append(f"{seat.get('score_per_hand', 0.0):+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            t.add_row(f"  seat {i + 1}", *cells)
+    section("hand length (actions)")
+    t.add_row("  mean, median, p90", *(f"{d['length']['mean']:.1f} [{d['length']['ci95'][0]:.1f}, "
+                                       f"{d['length']['ci95'][1]:.1f}], {d['length']['median']}, {d['length']['p90']}"
+                                       + mark(ref, "length") for ref, _, d in results))
     if any("matches" in d for _, _, d in results):
-        lines.append("matches won, by seat")
+        section("matches won, by seat")
         for i in range(first["players"]):
-            row = f"  seat {i + 1:<15}"
-            for ref, _, d in results:
-                w = d["matches"]["wins"][i] if "matches" in d else None
-                row += (_pct(w["share"], w["ci95"]) if w else "-").ljust(width) + "  "
-            lines.append(row)
-        row = f"  {'match length, hands':<20}"
-        for ref, _, d in results:
-            if "matches" in d:
-                mh = d["matches"]["hands"]
-                row += f"{mh['mean']:.1f} [{mh['ci95'][0]:.1f}, {mh['ci95'][1]:.1f}], {mh['median']}, {mh['p90']}".ljust(width) + "  "
-            else:
-                row += "-".ljust(width + 2)
-        lines.append(row)
-        for ref, name, d in results:
-            capped = d.get("matches", {}).get("capped")
-            if capped:
-                lines.append(f"  {capped:,} of {d['matches']['matches']:,} matches ({name}) stopped at the cap of "
-                             f"{MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) before their end: nobody won them")
+            t.add_row(f"  seat {i + 1}", *(_pct(d["matches"]["wins"][i]["share"], d["matches"]["wins"][i]["ci95"]).strip()
+                                            if "matches" in d else "-" for _, _, d in results))
+        t.add_row("  match length, hands", *(
+            f"{d['matches']['hands']['mean']:.1f} [{d['matches']['hands']['ci95'][0]:.1f}, "
+            f"{d['matches']['hands']['ci95'][1]:.1f}], {d['matches']['hands']['median']}, {d['matches']['hands']['p90']}"
+            if "matches" in d else "-" for _, _, d in results))
+    lines.append(render(t))
+    for ref, name, d in results:
+        capped = d.get("matches", {}).get("capped")
+        if capped:
+            lines.append(f"  {capped:,} of {d['matches']['matches']:,} matches ({name}) stopped at the cap of "
+                         f"{MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) before their end: nobody won them")
     for ref, name, d in results:
         pot = d.get("pot")
         if pot:
@@ -114,14 +104,13 @@ def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Se
                          f"{d.get('pot_left', 0) / max(d['sessions'], 1):,.2f} a session")
     lines += _said_plainly(results)
     for ref, name, d in results:
-        if d["rules"]:
-            lines.append(f"rules that paid ({name}), share of hands")
-            for rule, r in d["rules"].items():
-                lines.append(f"  {rule:<26}{_pct(r['share'], r['ci95'])}")
-        if d.get("scored"):
-            lines.append(f"score rules that scored ({name}), share of hands")
-            for rule, r in d["scored"].items():
-                lines.append(f"  {rule:<26}{_pct(r['share'], r['ci95'])}")
+        for what, found in ((f"rules that paid ({name})", d["rules"]), (f"score rules that scored ({name})",
+                                                                         d.get("scored") or {})):
+            if found:
+                rules = table([what, "share of hands"])
+                for rule, r in found.items():
+                    rules.add_row(f"  {rule}", _pct(r["share"], r["ci95"]).strip())
+                lines += ["", render(rules)]
         if not d["rules"] and not d.get("scored"):
             lines.append(f"rules that paid or scored ({name}): none in these hands")
     return "\n".join(lines)

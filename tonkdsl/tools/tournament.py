@@ -32,6 +32,7 @@ from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.tools.bots import Policy, hand_value, new_policy
 from tonkdsl.tools.ratings import Games, Rating, games_of, rate
 from tonkdsl.tools.simulate import play_hand, ruleset_of
+from tonkdsl.tools.tables import render, table
 
 Z95 = 1.96
 MAX_CHUNK_DEALS = 10  # deals per task (a sitting: its bots are new): the bar moves every few seconds even for the strong bot
@@ -216,24 +217,22 @@ def to_json(t: Tournament) -> dict[str, Any]:
 
 
 def render_text(t: Tournament) -> str:
-    width = max(len(b) for b in t.costs)
     lines = [f"{t.ruleset} ({t.name}): {t.deals:,} deals, each played twice by every pair with the seats "
              f"swapped; two players; seed {t.seed}",
              f"margin: the first bot's {'score' if t.unit == 'points' else 'payout'} minus the second's, "
              f"in {t.unit} a hand, with its 95% interval over deals (* the interval excludes 0)", ""]
+    pairs = table(["bot", "vs", f"margin ({t.unit} a hand)", "", "deals won", "drawn", "lost"], right=(4, 5, 6))
     for m in t.matches:
-        mark = "*" if m.low > 0 or m.high < 0 else " "
-        lines.append(f"  {m.bot:<{width}} vs {m.opponent:<{width}}  {m.margin:+.3f} [{m.low:+.3f}, {m.high:+.3f}] "
-                     f"{mark}  deals won {m.games.won}, drawn {m.games.drawn}, lost {m.games.lost}")
-    lines += ["", f"  rank  {'bot':<{width}}  {'rating (' + t.unit + ' a hand)':<28}  {'Elo':>4} 95% interval  "
-              f"{'points':>12}  ms/decision"]
+        pairs.add_row(m.bot, m.opponent, f"{m.margin:+.3f} [{m.low:+.3f}, {m.high:+.3f}]",
+                      "*" if m.low > 0 or m.high < 0 else "", str(m.games.won), str(m.games.drawn), str(m.games.lost))
+    ranks = table(["rank", "bot", f"rating ({t.unit} a hand)", "Elo", "95% interval", "points", "ms/decision"],
+                  right=(0, 3, 5, 6))
     for k, r in enumerate(t.ratings):
         cost = t.costs[r.bot].per_decision
-        spent = f"{1000 * cost:.3g}" if cost is not None else "-"
-        rating = f"{r.margin:+.3f} [{r.margin_low:+.3f}, {r.margin_high:+.3f}]"
-        score = f"{r.points:g}/{r.played}"
-        lines.append(f"  {k + 1:>4}  {r.bot:<{width}}  {rating:<28}  {r.elo:4.0f} [{r.elo_low:4.0f}, {r.elo_high:4.0f}]  "
-                     f"{score:>12}  {spent:>11}")
-    lines.append("  rating: the bot's margin against the field's average; Elo and points: from deals won "
-                 "(a draw counts half), the field's average Elo 1500")
+        ranks.add_row(str(k + 1), r.bot, f"{r.margin:+.3f} [{r.margin_low:+.3f}, {r.margin_high:+.3f}]",
+                      f"{r.elo:.0f}", f"[{r.elo_low:.0f}, {r.elo_high:.0f}]", f"{r.points:g}/{r.played}",
+                      f"{1000 * cost:.3g}" if cost is not None else "-")
+    lines += [render(pairs), "", render(ranks),
+              "rating: the bot's margin against the field's average; Elo and points: from deals won "
+              "(a draw counts half), the field's average Elo 1500"]
     return "\n".join(lines)
