@@ -104,31 +104,3 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(f"{sum(counts.values()):>7,}  in all")
 
 
-# No test may hang the suite: each gets at most TONK_TEST_TIMEOUT seconds (600 by default),
-# after which it fails with the place it was stuck (POSIX; elsewhere the guard is off).
-@pytest.fixture(autouse=True)
-def _time_limit(request: Any) -> Any:
-    import signal
-    import threading
-
-    limit = int(os.environ.get("TONK_TEST_TIMEOUT", "600"))
-    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread() or limit <= 0:
-        yield
-        return
-
-    def stuck(signum: int, frame: Any) -> None:
-        raise TimeoutError(f"{request.node.nodeid} took more than {limit} s (TONK_TEST_TIMEOUT)")
-
-    import faulthandler
-
-    previous = signal.signal(signal.SIGALRM, stuck)
-    signal.alarm(limit)
-    # A wait in C that the alarm cannot interrupt: print every thread's stack and end the run
-    # (a failure with its place, rather than a CI job that never ends).
-    faulthandler.dump_traceback_later(limit + 30, exit=True)
-    try:
-        yield
-    finally:
-        faulthandler.cancel_dump_traceback_later()
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)

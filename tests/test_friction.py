@@ -227,3 +227,16 @@ def test_quiet_keeps_results_and_drops_notes_and_verbose_says_more(tmp_path: Pat
     traced = CliRunner().invoke(main, ["-v", "replay", "x.yaml"])
     assert traced.exit_code == 3 and "Traceback (most recent call last)" in traced.output
     Path(traced.output.split("the trace is in ")[1].split()[0].rstrip(".")).unlink()
+
+
+def test_the_grammar_cache_lives_in_the_users_cache_folder(tmp_path: Path, monkeypatch) -> None:
+    from tonkdsl.language.expr.compiler import _parser_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("TONKDSL_NO_CACHE", raising=False)
+    import sys
+    if sys.platform.startswith("linux"):  # platformdirs: XDG on Linux, the system's own folder elsewhere
+        assert _parser_cache() == str(tmp_path / "cache" / "tonkdsl" / "expr-grammar.lark-cache")
+        assert (tmp_path / "cache" / "tonkdsl").stat().st_mode & 0o777 == 0o700
+    monkeypatch.setenv("TONKDSL_NO_CACHE", "1")
+    assert _parser_cache() is False

@@ -1,14 +1,17 @@
 """The package's layers: the language below the interpreter below the tools, the CLI on top.
 Each of the first three is a folder of tonkdsl; a module imports only from its own layer or the
-layers below (imports for type checking only are not imports), and every module sits in a layer,
-so a new one must be placed. docs/engine.md explains the layers."""
+layers below (imports for type checking only are not imports): import-linter's contract in
+pyproject.toml. Every module sits in a layer, so a new one must be placed. docs/engine.md
+explains the layers."""
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import tonkdsl
 
@@ -24,76 +27,53 @@ def _layer_of_path(path: Path) -> str | None:
     return parts[0] if parts[0] in ORDER else None
 
 
-def _layer_of_module(name: str) -> str | None:
-    """The layer of a module named 'tonkdsl.<...>' (a public name of the package counts as the
-    module it comes from)."""
-    parts = name.split(".")
-    if len(parts) >= 2 and parts[1] in ORDER[:3]:
-        return parts[1]
-    if len(parts) == 2 and parts[1] in CLI_MODULES:
-        return "cli"
-    return None
-
-
-def _runtime_imports(path: Path) -> set[str]:
-    """The tonkdsl modules that ``path`` imports when it runs (full dotted names)."""
-    found: set[str] = set()
-
-    class Visitor(ast.NodeVisitor):
-        def visit_If(self, node: ast.If) -> None:
-            if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-                for child in node.orelse:
-                    self.visit(child)
-                return
-            self.generic_visit(node)
-
-        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-            if node.level:  # a relative import stays inside its own package
-                return
-            if node.module == "tonkdsl":
-                for alias in node.names:
-                    if alias.name.startswith("__"):
-                        continue  # the package's own attributes (__version__)
-                    home = tonkdsl._HOMES.get(alias.name)  # a public name: the module it comes from
-                    found.add(f"tonkdsl.{home}" if home else f"tonkdsl.{alias.name}")
-            elif node.module and node.module.startswith("tonkdsl."):
-                found.add(node.module)
-
-        def visit_Import(self, node: ast.Import) -> None:
-            found.update(a.name for a in node.names if a.name.startswith("tonkdsl."))
-
-    Visitor().visit(ast.parse(path.read_text()))
-    return found
-
-
 def test_every_module_sits_in_a_layer() -> None:
     homeless = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py") if _layer_of_path(p) is None]
     assert homeless == [], "put the new module in a layer's folder (docs/engine.md)"
 
 
-def test_no_import_runs_upward() -> None:
-    upward, unknown = [], []
+def test_no_import_runs_upward(capsys: Any) -> None:
+    """import-linter's layers contract (pyproject.toml, [tool.importlinter]), imports for type
+    checking left out."""
+    from importlinter.cli import lint_imports
+
+    code = lint_imports(config_filename=str(ROOT.parent / "pyproject.toml"), no_cache=True, no_logo=True)
+    assert code == 0, capsys.readouterr().out
+
+
+def test_no_module_below_the_cli_takes_a_public_name_of_the_package() -> None:
+    """``from tonkdsl import deal`` loads whatever layer the name lives in (the package's lazy
+    public names, PEP 562): import-linter sees an import of the package itself, so it is
+    refused here. The package's own attributes (``__version__``) may be read."""
+    taken = []
     for path in sorted(ROOT.rglob("*.py")):
-        if path == ROOT / "__init__.py":
-            continue  # the package's lazy public names (PEP 562) point into every layer
-        layer = _layer_of_path(path)
-        assert layer is not None
-        for imported in _runtime_imports(path):
-            target = _layer_of_module(imported)
-            if target is None:
-                unknown.append(f"{path.relative_to(ROOT)} imports {imported} (an old path or no module)")
-            elif ORDER.index(target) > ORDER.index(layer):
-                upward.append(f"{path.relative_to(ROOT)} ({layer}) imports {imported} ({target})")
-    assert upward == [] and unknown == []
+        if _layer_of_path(path) == "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "tonkdsl" and not node.level:
+                taken += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if not a.name.startswith("__")]
+    assert taken == []
 
 
-def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
-    sample = tmp_path / "sample.py"
-    sample.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tonkdsl.interpreter.engine import State\n"
-                      "def f():\n    from tonkdsl.tools.strong import StrongBot\n    from tonkdsl import deal\n")
-    found = _runtime_imports(sample)
-    assert found == {"tonkdsl.tools.strong", "tonkdsl.interpreter.engine"}  # 'deal' is the engine's
-    assert [_layer_of_module(m) for m in sorted(found)] == ["interpreter", "tools"]
+def test_the_contract_sees_an_upward_import(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    """The contract run on a copy of the package, renamed (the installed package would be found
+    first), with one upward import added."""
+    from importlinter.cli import lint_imports
+
+    copy = tmp_path / "tonkcopy"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c", "schema"))
+    for path in copy.rglob("*.py"):
+        path.write_text(path.read_text(encoding="utf-8").replace("tonkdsl", "tonkcopy"), encoding="utf-8")
+    with (copy / "language" / "limits.py").open("a", encoding="utf-8") as f:
+        f.write("\nfrom tonkcopy.tools.tables import table\n")
+    config = tmp_path / "pyproject.toml"
+    config.write_text((ROOT.parent / "pyproject.toml").read_text(encoding="utf-8").replace("tonkdsl", "tonkcopy"),
+                      encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert lint_imports(config_filename=str(config), no_cache=True, no_logo=True) == 1
+    assert "tonkcopy.language.limits -> tonkcopy.tools.tables" in capsys.readouterr().out
+    for name in [k for k in sys.modules if k == "tonkcopy" or k.startswith("tonkcopy.")]:
+        del sys.modules[name]
 
 
 def test_the_old_module_paths_still_import_as_the_same_modules() -> None:

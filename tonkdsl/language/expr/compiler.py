@@ -92,8 +92,9 @@ def _parser_cache() -> str | bool:
     TONKDSL_NO_CACHE=1, or a folder that cannot be made, turns it off."""
     if os.environ.get("TONKDSL_NO_CACHE"):
         return False
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "tonkdsl")
+    from platformdirs import user_cache_dir  # ~/.cache/tonkdsl (XDG_CACHE_HOME), ~/Library/Caches, %LOCALAPPDATA%
+
+    folder = user_cache_dir("tonkdsl", appauthor=False)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
