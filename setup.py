@@ -6,10 +6,11 @@ compiler, mypyc failing, ``TONKDSL_PURE=1`` in the environment, or an editable i
 compiled files would hide edits to the sources) the package installs as plain Python, which
 gives the same results (tests/test_compiled.py checks that both play the same hands).
 
-With GCC the compiled interpreter is also trained (profile-guided optimisation, ``TrainedBuildExt``):
-compiled once with counters, run on a short training run, compiled again for what that run did
-most. ``TONKDSL_PGO=0`` in the environment skips the training (a build in half the time, about 6%
-slower to run).
+With GCC and ``TONKDSL_PGO=1`` in the environment the compiled interpreter is also trained
+(profile-guided optimisation, ``TrainedBuildExt``): compiled once with counters, run on a short
+training run, compiled again for what that run did most: about 6% faster to run, for a build of
+about three minutes rather than one (the README's first command must show its result within 90 s
+on a fresh two-core machine, so training is asked for, not the default).
 """
 from __future__ import annotations
 
@@ -71,8 +72,10 @@ def compiled_extensions() -> list[Extension]:
     paths = [f"tonkdsl/interpreter/{name}.py" for name in COMPILED]
     try:
         # Not strict: `mypy tonkdsl` checks the types; here mypy only reads them to compile.
+        # multi_file: a C file per module rather than one of 7 MB, so that the C compiler runs on
+        # every core at once (TrainedBuildExt): the build in about half the wall time on two cores.
         extensions = mypycify(["--ignore-missing-imports", "--python-version", "3.11", *paths], opt_level="3",
-                               group_name="tonkdsl")
+                               group_name="tonkdsl", multi_file=True)
     except BaseException as exc:  # mypyc exits on a type error: fall back rather than fail the install
         print(f"tonkdsl: mypyc could not compile the interpreter ({exc!r}); installing it as pure Python",
               file=sys.stderr)
@@ -116,11 +119,34 @@ def _is_gcc(program: str) -> bool:
 
 
 class TrainedBuildExt(build_ext):
-    """Builds the extensions as setuptools does; with GCC, adds ``GCC_FLAGS`` and (unless
-    ``TONKDSL_PGO=0``) trains them: an instrumented build runs ``TRAINING``, then the final build
+    """Builds the extensions as setuptools does; with GCC, adds ``GCC_FLAGS`` and (with
+    ``TONKDSL_PGO=1``) trains them: an instrumented build runs ``TRAINING``, then the final build
     reads its counters. Whatever fails on the way (the training, a missing module in the build
     environment), the final build is still made, untrained: an instrumented build is never
     what gets installed."""
+
+    def build_extension(self, ext: Extension) -> None:
+        """One extension, its C files compiled on every core at once (setuptools compiles them one
+        after the other); linked as setuptools links them."""
+        compile_one = self.compiler.compile
+        jobs = os.cpu_count() or 1
+
+        def compile_all(sources: list[str], *args: object, **kwargs: object) -> list[str]:
+            if len(sources) < 2 or jobs < 2:
+                return compile_one(sources, *args, **kwargs)
+            from concurrent.futures import ThreadPoolExecutor
+
+            # The biggest files first, so that the last one to finish is a small one.
+            order = sorted(sources, key=lambda src: -os.path.getsize(src) if os.path.exists(src) else 0)
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                done = dict(zip(order, pool.map(lambda src: compile_one([src], *args, **kwargs), order)))
+            return [obj for src in sources for obj in done[src]]
+
+        self.compiler.compile = compile_all  # type: ignore[method-assign]
+        try:
+            super().build_extension(ext)
+        finally:
+            self.compiler.compile = compile_one  # type: ignore[method-assign]
 
     def build_extensions(self) -> None:
         compiler = getattr(self.compiler, "compiler_so", None) or [""]
@@ -129,7 +155,7 @@ class TrainedBuildExt(build_ext):
             return
         for ext in self.extensions:
             ext.extra_compile_args = [*ext.extra_compile_args, *GCC_FLAGS]
-        if os.environ.get("TONKDSL_PGO", "1") == "0":
+        if os.environ.get("TONKDSL_PGO", "0") != "1":
             super().build_extensions()
             return
         profile = tempfile.mkdtemp(prefix="tonkdsl-pgo-")
