@@ -15,11 +15,22 @@ from conftest import ROOT, SHARED
 from test_compiled import assert_same_hands, installed_build
 
 
+# Build leftovers and local state, left out where the tree is not a git checkout (an unpacked sdist).
+_NOT_SOURCES = {"build", "dist", "test-artifacts", "__pycache__", ".pytest_cache", ".mypy_cache", ".hypothesis",
+                "node_modules", ".import_linter_cache"}
+
+
 def copy_checkout(build: Path) -> None:
     """The repository's files (tracked and new, not ignored) copied to ``build``: an install from
-    there cannot see the checkout's top-level folders nor its build leftovers."""
-    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
-                           check=True, capture_output=True, text=True).stdout.split()
+    there cannot see the checkout's top-level folders nor its build leftovers. From an unpacked
+    sdist (no git), its files but the build leftovers."""
+    if (ROOT / ".git").exists():
+        files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
+                               check=True, capture_output=True, text=True).stdout.split()
+    else:
+        files = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file()
+                 and not _NOT_SOURCES & set(p.relative_to(ROOT).parts)
+                 and not any(part.endswith(".egg-info") or part.startswith(".venv") for part in p.relative_to(ROOT).parts)]
     for f in files:
         if (ROOT / f).is_file():
             (build / f).parent.mkdir(parents=True, exist_ok=True)

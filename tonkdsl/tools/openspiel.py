@@ -45,7 +45,6 @@ import pyspiel
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import State, deal
-from tonkdsl.interpreter.rules import RULES
 from tonkdsl.interpreter.table import Layout
 from tonkdsl.interpreter.view import MAX_ACTIONS_PER_HAND, View, observation, play_out
 from tonkdsl.language.limits import MAX_STAKE
@@ -53,13 +52,12 @@ from tonkdsl.language.loader import load_ruleset
 from tonkdsl.language.resources import base_ruleset_name
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
+from tonkdsl.tools import encoding
 from tonkdsl.tools.bots import hand_value, policy
 
 SHORT_NAME = "python_tonk"
 MIN_PLAYERS, MAX_PLAYERS = 2, 12  # a ruleset narrows it (players.min, players.max)
-SIMPLE = ("drop", "draw stock", "draw discard", "claim", "eat", "pass", "fold", "demand")
-# Ids for spreads and hits of several cards, numbered as they are first met (see ActionTable).
-SPARE_IDS = 20_000
+SIMPLE, SPARE_IDS = encoding.SIMPLE, encoding.SPARE_IDS
 # OpenSpiel asks for bounds on the returns: a bound, not the range (OpenSpiel's random simulation
 # test checks every return against it on the rulesets tests/test_openspiel.py plays).
 UTILITY_BOUND = 1_000.0
@@ -86,33 +84,15 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-class ActionTable:
-    """The game's integer actions and their scenario strings (see the module's docstring)."""
-
-    def __init__(self, names: list[str], max_spreads: int) -> None:
-        fixed = list(SIMPLE) + [f"discard {n}" for n in names]
-        for n in names:  # the constructs' actions of each card, then its hits (the ids stay as they were)
-            for rule in RULES:
-                fixed += rule.action_texts([n], max_spreads)
-            fixed += [f"hit {n} on {t}" for t in range(1, max_spreads + 1)]
-        self.fixed = len(fixed)
-        self.size = self.fixed + SPARE_IDS
-        self.text = fixed
-        self.ids = {text: i for i, text in enumerate(fixed)}
+class ActionTable(encoding.ActionTable):
+    """The game's integer actions and their scenario strings (tools/encoding.py; see the
+    module's docstring); running out of spare ids is an OpenSpiel error."""
 
     def id_of(self, text: str) -> int:
-        known = self.ids.get(text)
-        if known is not None:
-            return known
-        if len(self.text) >= self.size:
-            raise pyspiel.SpielError(f"python_tonk: more than {SPARE_IDS} different spreads and multi-card hits "
-                                     "met in this process for these game parameters (SPARE_IDS)")
-        self.ids[text] = len(self.text)
-        self.text.append(text)
-        return self.ids[text]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "ActionTable":
-        return self  # one table per game parameters in a process, shared by every state and clone
+        try:
+            return super().id_of(text)
+        except encoding.ActionIdsExhausted as exc:
+            raise pyspiel.SpielError(f"python_tonk: {exc}") from None
 
 
 @dataclass
@@ -234,14 +214,7 @@ def _replayed(setup: _Setup, dealt: list[int], log: list[tuple[int, str, int | N
 
 def _returns(setup: _Setup, st: State | None) -> list[float]:
     """Each player's return for a hand (0 for every player until it is over)."""
-    out = st.outcome() if st is not None else None
-    if out is None:
-        return [0.0] * setup.players
-    rs = setup.ruleset
-    points = rs.score_sheet != "money"
-    sides = rs.sides_for(setup.players) if rs.side_size else None
-    unit = setup.stake if not points else 1
-    return [hand_value(out, p, points, rs.lowest_score_wins, sides) / unit for p in range(setup.players)]
+    return encoding.returns(setup.ruleset, setup.players, setup.stake, st.outcome() if st is not None else None)
 
 
 class TonkState(pyspiel.State):  # type: ignore[misc]
@@ -341,8 +314,7 @@ class TonkObserver:
         self.setup = setup
         self.perfect_recall = perfect_recall
         k, n = len(setup.name_index), setup.players
-        pieces = [("player", n), ("to_play", n), ("hand", k), ("top_discard", k), ("discard_pile", k),
-                  ("spreads", k), ("cards_held", n), ("stock", 1)]
+        pieces = encoding.view_pieces(n, k)
         if perfect_recall:
             pieces += [("seen", k), ("drew_from_stock", k)]
         self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
@@ -363,22 +335,7 @@ class TonkObserver:
         view = self._view(state, player)
         if view is None:
             return
-        to_play = state.current_player()
-        if to_play >= 0:
-            d["to_play"][to_play] = 1
-        for c in view.hand:
-            d["hand"][index[names[c]]] += 1
-        top = view.top_discard
-        if top is not None:
-            d["top_discard"][index[names[top]]] = 1
-        for c in view.discard_pile:
-            d["discard_pile"][index[names[c]]] += 1
-        for _, cards in view.spreads:
-            for c in cards:
-                d["spreads"][index[names[c]]] += 1
-        for seat, held in enumerate(view.cards_held):
-            d["cards_held"][seat] = held
-        d["stock"][0] = view.stock_size
+        encoding.fill_from_view(d, view, index, state.current_player())
         if self.perfect_recall:
             for c in self._seen(state, view):
                 d["seen"][index[names[c]]] = 1
