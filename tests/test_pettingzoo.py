@@ -87,3 +87,15 @@ def test_an_illegal_action_is_refused_with_its_words() -> None:
     illegal = int(np.flatnonzero(e.observe("player_0")["action_mask"] == 0)[20])
     with pytest.raises(ValueError, match=r"player_0 may not play '.*' now \(see the observation's action_mask\)"):
         e.step(illegal)
+
+
+def test_the_training_example_learns_to_beat_random() -> None:
+    import subprocess
+    import sys
+
+    example = TESTS.parent / "examples" / "train_pettingzoo.py"
+    done = subprocess.run([sys.executable, str(example), "--minutes", "0.05", "--eval", "400", "--seed", "3"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("against random, 400 hands, seats alternating: +") and last.endswith("(beats random)"), last

@@ -163,6 +163,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's name; 
         """The scenario string of an action id (``discard 5S``)."""
         return self.table.text[action]
 
+    def card_value(self, name: str) -> int:
+        """What a card counts in this ruleset, by its name (``QS``: 10)."""
+        pack = self.state.pack if self.state is not None else None
+        if pack is None:
+            raise ValueError("no hand is dealt yet: call reset() first")
+        return int(pack.values[pack.names.index(name)])
+
+    def count_of(self, seat: int) -> int:
+        """The count of ``seat``'s hand, as that player sees it (their own View)."""
+        if self.state is None:
+            raise ValueError("no hand is dealt yet: call reset() first")
+        return int(observation(self.state, seat).count)
+
     def render(self) -> str | None:
         st = self.state
         if self.render_mode != "ansi" or st is None:
