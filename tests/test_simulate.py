@@ -42,6 +42,46 @@ def test_dask_local_cluster_equals_local_run() -> None:
     assert as_tuple(remote) == as_tuple(local)
 
 
+def test_tasks_are_sent_a_window_at_a_time_and_come_back_in_order() -> None:
+    from concurrent.futures import Future
+
+    from tonkdsl.tools.pool import _window
+
+    made, in_flight, most = [], [], [0]
+
+    def tasks():  # made as they are asked for: a billion hands are never listed at once
+        for i in range(1000):
+            made.append(i)
+            yield i
+
+    def submit(task: int) -> Future:
+        fut: Future = Future()
+        fut.set_result(task * task)
+        in_flight.append(task)
+        most[0] = max(most[0], len(in_flight))
+        return fut
+
+    results = []
+    for r in _window(submit, tasks(), 8):
+        in_flight.pop(0)
+        results.append(r)
+        assert len(made) <= len(results) + 9
+    # At most the window's eight in flight, and the one being handed back.
+    assert results == [i * i for i in range(1000)] and most[0] == 9
+
+
+@pytest.mark.slow
+def test_a_tournament_on_dask_equals_the_local_one() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    from tonkdsl.tools import tournament as tour
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = tour.run("standard", ["greedy", "random"], 40, 5, scheduler=cluster.scheduler_address)
+    local = tour.run("standard", ["greedy", "random"], 40, 5)
+    assert [(m.bot, m.opponent, m.margin, m.low, m.high) for m in remote.matches] == \
+        [(m.bot, m.opponent, m.margin, m.low, m.high) for m in local.matches]
+
+
 def test_intervals() -> None:
     lo, hi = wilson(50, 100)
     assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-9
@@ -145,3 +185,48 @@ def test_a_points_game_reports_its_score_rules_and_a_match_counts_matches() -> N
 def test_a_player_count_out_of_range_reads_plainly() -> None:
     out = CliRunner().invoke(main, ["simulate", "speno", "--players", "9"])
     assert out.exit_code == 2 and "Speno (Baltimore SF Society) is for 2 to 8 players" in out.output
+
+
+def test_runs_merge_into_the_report_of_all_their_hands(tmp_path: Path) -> None:
+    runner = CliRunner()
+    files = []
+    for seed in (1, 2, 3):
+        r = runner.invoke(main, ["simulate", "standard", "-n", "300", "--seed", str(seed), "--json"])
+        assert r.exit_code == 0, r.output
+        path = tmp_path / f"run{seed}.json"
+        path.write_text(r.output, encoding="utf-8")
+        files.append(path)
+    merged = runner.invoke(main, ["merge", *map(str, files), "--json"])
+    assert merged.exit_code == 0, merged.output
+    data = json.loads(merged.output)
+    (m,) = data["rulesets"]
+    runs = [json.loads(p.read_text(encoding="utf-8"))["rulesets"][0] for p in files]
+    assert data["seeds"] == [1, 2, 3] and m["hands"] == 900
+    for kind in m["endings"]:  # the counts add up exactly, and the intervals are those of the sum
+        assert m["endings"][kind]["hands"] == sum(r["endings"][kind]["hands"] for r in runs)
+    total = sim.Tally.from_json(runs[0]["tally"])
+    for r in runs[1:]:
+        total.add(sim.Tally.from_json(r["tally"]))
+    assert m["seats"] == sim.summary(total)["seats"]
+    text = runner.invoke(main, ["merge", *map(str, files)]).output
+    assert text.startswith("900 hands per ruleset, 3 players (greedy, greedy, greedy), seeds 1, 2, 3; ")
+
+
+def test_runs_that_do_not_add_up_are_refused(tmp_path: Path) -> None:
+    runner = CliRunner()
+    one = tmp_path / "one.json"
+    one.write_text(runner.invoke(main, ["simulate", "standard", "-n", "50", "--seed", "1", "--json"]).output,
+                   encoding="utf-8")
+    two = tmp_path / "two.json"
+    two.write_text(runner.invoke(main, ["simulate", "standard", "-n", "50", "--players", "2", "--json"]).output,
+                   encoding="utf-8")
+    same = runner.invoke(main, ["merge", str(one), str(one)])
+    assert same.exit_code == 2
+    assert (f"error: {one} and {one} both ran standard with seed 1: the same hands would count twice (give each "
+            "run its own --seed)") in same.output
+    other = runner.invoke(main, ["merge", str(one), str(two)])
+    assert other.exit_code == 2 and "only runs of the same bots, players and stake add up" in other.output
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    bad = runner.invoke(main, ["merge", str(junk)])
+    assert bad.exit_code == 2 and f"error: {junk} is not JSON" in bad.output

@@ -270,8 +270,9 @@ def check(scenarios: tuple[Path, ...], as_json: bool, allow: tuple[Path, ...]) -
 
 @main.command("simulate")
 @click.argument("rulesets", nargs=-1, required=True)
-@click.option("-n", "--hands", default=1000, show_default=True, type=click.IntRange(1, 100_000_000),
-              help="How many hands to play (per ruleset); for a ruleset that plays matches, how many matches.")
+@click.option("-n", "--hands", default=1000, show_default=True, type=click.IntRange(1),
+              help="How many hands to play (per ruleset); for a ruleset that plays matches, how many matches. "
+                   "No cap: the tasks are made and sent a window at a time.")
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 12))
 @click.option("--seed", default=0, show_default=True, type=int, help="Master seed; hand i uses a seed derived from it.")
 @click.option("--bots", default="greedy", show_default=True,
@@ -341,6 +342,7 @@ def simulate_cmd(rulesets: tuple[str, ...], hands: int, players: int, seed: int,
                 echo(f"{ref}: {tally.hands:,} hands in {took:.2f} s ({tally.hands / took:,.0f} hands/s)", err=True)
             data = sim.summary(tally)
             data["never_paid"] = [r for r in sim.paying_rules(rs) if r not in data["rules"]]
+            data["tally"] = tally.to_json()  # the integer counts: tonk merge adds runs up exactly
             if rs.ante is not None and not rs.session.is_match:  # what the pot figures mean
                 data["pot"] = {"session_hands": sim.session_length(rs), "set_by_ruleset": bool(rs.session.hands)}
             results.append((ref, rs.name, data))
@@ -496,6 +498,42 @@ def _progress_bar(label: str, total: int, unit: str, quiet: bool) -> Iterator[Ca
             state["bar"].stop()
 
 
+@main.command("merge")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the merged result as JSON (tonk simulate --json's shape).")
+def merge_cmd(runs: tuple[Path, ...], as_json: bool) -> None:
+    """Add up the results of several 'tonk simulate --json' runs into one report.
+
+    The runs must have simulated the same rulesets with the same bots, players and stake, each
+    with its own --seed: the report is then exactly the one a single run of all those hands
+    would print, intervals included. Exit 2 when the runs do not add up."""
+    from tonkdsl.tools.merge_runs import MergeError, merge
+    from tonkdsl.tools.report_sim import compare, render_text
+
+    docs = []
+    for path in runs:
+        try:
+            docs.append((str(path), json.loads(path.read_text(encoding="utf-8"))))
+        except (OSError, UnicodeDecodeError) as exc:
+            echo(f"error: cannot read {path}: {exc}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except json.JSONDecodeError as exc:
+            echo(f"error: {path} is not JSON ({exc.msg}, line {exc.lineno}): give the output of tonk simulate --json",
+                 err=True)
+            sys.exit(EXIT_BAD_INPUT)
+    try:
+        merged = merge(docs)
+    except MergeError as exc:
+        echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    if as_json:
+        echo(json.dumps({**merged.to_json(), "significant": compare(merged.results)}, indent=2))
+        return
+    seeds = ", ".join(map(str, merged.seeds))
+    echo(render_text(merged.results, compare(merged.results), merged.bots,
+                     f"seeds {seeds}" if len(merged.seeds) > 1 else f"seed {seeds}"))
+
+
 @main.command("tournament")
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("--bots", default="random,greedy,montecarlo", show_default=True,
@@ -505,11 +543,13 @@ def _progress_bar(label: str, total: int, unit: str, quiet: bool) -> Iterator[Ca
 @click.option("--seed", default=0, show_default=True, type=int, help="Master seed; deal i uses a seed derived from it.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Processes on this machine (the results do not depend on it, the costs do).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on a Dask cluster (needs the 'dask' extra); the results are the same.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--allow-path", "allow", multiple=True, type=click.Path(file_okay=False, path_type=Path),
               help="A folder that the ruleset's 'extends' may reach outside its own folder and the working folder.")
-def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, workers: int, as_json: bool,
-                   allow: tuple[Path, ...]) -> None:
+def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, workers: int, scheduler: str | None,
+                   as_json: bool, allow: tuple[Path, ...]) -> None:
     """Every pair of bots on the same duplicate deals, two players: margins with 95% intervals,
     a ranking by rating (margin against the field's average) with Elo beside it, and each bot's
     time per decision.
@@ -545,7 +585,10 @@ def tournament_cmd(rulesets: tuple[str, ...], bots: str, deals: int, seed: int, 
         for ref, key in keys:
             with _progress_bar(f"tournament {ref}", hands, "hands", quiet=as_json) as progress:
                 results.append(tour.run(key, names, deals, seed, label=ref, workers=workers, progress=progress,
-                                        allow=allowed))
+                                        allow=allowed, scheduler=scheduler))
+    except ImportError as exc:
+        echo(f"error: {exc.name or 'a module'} is not installed; pip install 'tonkdsl[dask]' for --scheduler", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     except (RulesetError, ValueError, OSError) as exc:
         echo(f"error: {exc}", err=True)
         sys.exit(EXIT_FAIL)

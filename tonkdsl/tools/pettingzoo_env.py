@@ -1,7 +1,7 @@
 """Any ruleset as a PettingZoo AEC environment (the ``pettingzoo`` extra).
 
     from tonkdsl.tools.pettingzoo_env import env
-    e = env(ruleset="chicago", players=3)
+    e = env(ruleset="my-rules.yaml", players=3)   # a ruleset file, or a shipped name
     e.reset(seed=7)
     for agent in e.agent_iter():
         obs, reward, termination, truncation, info = e.last()
@@ -33,6 +33,7 @@ from tonkdsl.interpreter.engine import State, deal
 from tonkdsl.interpreter.view import MAX_ACTIONS_PER_HAND, observation
 from tonkdsl.language.limits import MAX_STAKE
 from tonkdsl.language.loader import load_ruleset
+from tonkdsl.language.resources import base_ruleset_name
 from tonkdsl.language.rng import derive_seed
 from tonkdsl.tools import encoding
 
@@ -50,9 +51,10 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's name; it has no type stubs)
     metadata = {"render_modes": ["ansi"], "name": NAME, "is_parallelizable": False}
 
-    def __init__(self, ruleset: str = "standard", players: int = 2, stake: int = 1, seed: int = 0,
+    def __init__(self, ruleset: str | None = None, players: int = 2, stake: int = 1, seed: int = 0,
                  render_mode: str | None = None) -> None:
         super().__init__()
+        ruleset = ruleset or base_ruleset_name()  # the game most shipped rulesets extend, as every command
         if not 1 <= stake <= MAX_STAKE:
             raise ValueError(f"the stake is a whole number from 1 to {MAX_STAKE:,}, not {stake}")
         rs = load_ruleset(ruleset)

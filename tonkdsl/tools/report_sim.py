@@ -38,12 +38,13 @@ def _pct(share: float, ci: Sequence[float]) -> str:
     return f"{share:6.1%} [{ci[0]:.1%}, {ci[1]:.1%}]"
 
 
-def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Sequence[str], seed: int) -> str:
+def render_text(results: Sequence[Result], marks: dict[str, list[str]], bots: Sequence[str], seed: int | str) -> str:
+    """The report; ``seed``: the run's seed, or words for several ("seeds 1, 2", tonk merge)."""
     first = results[0][2]
     played = f"{first['hands']:,} hands"
     if "matches" in first:  # -n counts matches for a ruleset that plays them
         played = f"{first['matches']['matches']:,} matches ({played})"
-    lines = [f"{played} per ruleset, {first['players']} players ({', '.join(bots)}), seed {seed}; "
+    lines = [f"{played} per ruleset, {first['players']} players ({', '.join(bots)}), {seed if isinstance(seed, str) else f'seed {seed}'}; "
              "95% confidence intervals in brackets" + ("; * differs from the first ruleset" if len(results) > 1 else ""),
              ""]
     t = table(["", *(name for _, name, _ in results)])

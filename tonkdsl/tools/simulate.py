@@ -10,11 +10,10 @@ cluster.
 from __future__ import annotations
 
 import json
-from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 from tonkdsl.interpreter.outcome import END_KINDS, Outcome
 from tonkdsl.interpreter.session import Session
@@ -24,10 +23,8 @@ from tonkdsl.language.loader import load_ruleset
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.tools.bots import Policy, new_policy, tell_hand_over
+from tonkdsl.tools.pool import ordered_results
 from tonkdsl.tools.stats import Tally, mean_ci, quantile, wilson
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 CHUNK_HANDS = 250  # hands per task sent to a worker (rounded to whole sessions)
 
@@ -181,13 +178,14 @@ def _scored(outcome: Outcome, score_ids: frozenset[str]) -> tuple[str, ...]:
     return tuple(r for r in outcome.fired if r in score_ids) if score_ids else ()
 
 
-def _chunks(spec: Spec, hands: int, per_match: bool = False) -> list[tuple[int, int]]:
+def _chunks(spec: Spec, hands: int, per_match: bool = False) -> Iterator[tuple[int, int]]:
+    """The tasks' (first hand, hands), made as they are sent (a billion hands are four million)."""
     if ruleset_of(spec.ruleset, spec.allow).session.is_match:  # 'hands' counts matches
         size = 1 if per_match else MATCH_CHUNK  # in this process, a task per match: the bar moves each match
-        return [(start, min(size, hands - start)) for start in range(0, hands, size)]
-    length = session_length(ruleset_of(spec.ruleset, spec.allow))
-    size = max(length, (CHUNK_HANDS // length) * length)
-    return [(start, min(size, hands - start)) for start in range(0, hands, size)]
+    else:
+        length = session_length(ruleset_of(spec.ruleset, spec.allow))
+        size = max(length, (CHUNK_HANDS // length) * length)
+    return ((start, min(size, hands - start)) for start in range(0, hands, size))
 
 
 def _task(args: tuple[Spec, int, int, bool]) -> tuple[Tally, list[str]]:
@@ -198,7 +196,7 @@ def run(spec: Spec, hands: int, *, workers: int = 1, scheduler: str | None = Non
         progress: Callable[[int], None] | None = None, out: TextIO | None = None) -> Tally:
     """Simulate ``hands`` hands; the result does not depend on ``workers`` or ``scheduler``."""
     here = workers <= 1 and scheduler is None
-    tasks = [(spec, start, n, out is not None) for start, n in _chunks(spec, hands, per_match=here)]
+    tasks = ((spec, start, n, out is not None) for start, n in _chunks(spec, hands, per_match=here))
     matches = ruleset_of(spec.ruleset, spec.allow).session.is_match
     total = Tally(spec.players)
     done = 0
@@ -213,36 +211,9 @@ def run(spec: Spec, hands: int, *, workers: int = 1, scheduler: str | None = Non
     return total
 
 
-def _results(tasks: list[tuple[Spec, int, int, bool]], workers: int,
+def _results(tasks: Iterable[tuple[Spec, int, int, bool]], workers: int,
              scheduler: str | None) -> Iterator[tuple[Tally, list[str]]]:
-    if scheduler is not None:
-        from dask.distributed import Client  # the 'dask' extra
-
-        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
-            futures = client.map(_task, tasks, pure=False)
-            for fut in futures:  # in order, so that --out lists hands in order
-                yield fut.result()
-        return
-    if workers <= 1:
-        for t in tasks:
-            yield _task(t)
-        return
-    # A sliding window of tasks in flight, taken in order: memory stays flat however many hands.
-    from concurrent.futures import ProcessPoolExecutor  # only here: 12 ms of every start otherwise
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        window: deque[Future[tuple[Tally, list[str]]]] = deque()
-        pending = iter(tasks)
-        for task in pending:
-            window.append(pool.submit(_task, task))
-            if len(window) >= 4 * workers:
-                break
-        while window:
-            result = window.popleft().result()
-            nxt = next(pending, None)
-            if nxt is not None:
-                window.append(pool.submit(_task, nxt))
-            yield result
+    return ordered_results(_task, tasks, workers=workers, scheduler=scheduler)
 
 
 def summary(tally: Tally) -> dict[str, Any]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterable, Sequence
 
 Z95 = 1.959963984540054
 
@@ -78,6 +78,40 @@ class Tally:
             self.pay_sq[i] += other.pay_sq[i]
             self.score_sum[i] += other.score_sum[i]
             self.score_sq[i] += other.score_sq[i]
+
+
+    def to_json(self) -> dict[str, Any]:
+        """Every count, as JSON: what ``tonk simulate --json`` keeps under ``tally`` so that runs
+        can be added up later (``tonk merge``), exactly, as if they had been one run."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = {str(k): v for k, v in value.items()} if isinstance(value, Counter) else value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Tally":
+        """The tally ``to_json`` wrote; ValueError when it is not one."""
+        try:
+            players = int(data["players"])
+            t = cls(players)
+            for f in fields(cls):
+                if f.name == "players" or f.name not in data:
+                    continue
+                value = data[f.name]
+                current = getattr(t, f.name)
+                if isinstance(current, Counter):
+                    keys = int if f.name in ("lengths", "match_lengths") else str
+                    setattr(t, f.name, Counter({keys(k): int(v) for k, v in value.items()}))
+                elif isinstance(current, list):
+                    if len(value) != players:
+                        raise ValueError(f"{f.name} has {len(value)} seats, not {players}")
+                    setattr(t, f.name, [int(v) for v in value])
+                else:
+                    setattr(t, f.name, int(value))
+            return t
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a tally of tonk simulate --json ({exc})") from None
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:

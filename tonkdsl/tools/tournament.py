@@ -31,6 +31,7 @@ from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.tools.bots import Policy, hand_value, new_policy
 from tonkdsl.tools.ratings import Games, Rating, games_of, rate
+from tonkdsl.tools.pool import ordered_results
 from tonkdsl.tools.simulate import play_hand, ruleset_of
 from tonkdsl.tools.tables import render, table
 
@@ -152,7 +153,8 @@ def tasks(ref: str, bots: Sequence[str], deals: int, seed: int, allow: tuple[str
 
 
 def run(ref: str, bots: Sequence[str], deals: int, seed: int, *, label: str | None = None, workers: int = 1,
-        progress: Callable[[int], None] | None = None, allow: tuple[str, ...] = ()) -> Tournament:
+        progress: Callable[[int], None] | None = None, allow: tuple[str, ...] = (),
+        scheduler: str | None = None) -> Tournament:
     """Play the tournament on the ruleset ``ref`` (a shipped name or an absolute path, see
     ``simulate.ruleset_of``, with the folders ``allow`` its 'extends' may reach); ``progress`` is
     told the hands played so far."""
@@ -166,7 +168,7 @@ def run(ref: str, bots: Sequence[str], deals: int, seed: int, *, label: str | No
     decisions = dict.fromkeys(bots, 0)
     seconds = dict.fromkeys(bots, 0.0)
     done = 0
-    for task, part in zip(work, _results(work, workers)):
+    for task, part in zip(work, _results(work, workers, scheduler)):
         _, first, second, *_ = task
         margins.setdefault((first, second), []).extend(part.margins)
         for name, (made, took) in zip((first, second), part.costs):
@@ -190,15 +192,9 @@ def _match(first: str, second: str, per_deal: list[float]) -> Match:
     return Match(first, second, len(per_deal), mean, mean - half, mean + half, games_of(per_deal))
 
 
-def _results(work: list[Task], workers: int) -> Iterator[Part]:
-    """The tasks' results in order; in ``workers`` processes when more than one."""
-    if workers <= 1:
-        yield from map(_task, work)
-        return
-    from concurrent.futures import ProcessPoolExecutor  # only here: 12 ms of every start otherwise
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_task, work)
+def _results(work: list[Task], workers: int, scheduler: str | None = None) -> Iterator[Part]:
+    """The tasks' results in order: here, in ``workers`` processes, or on a Dask cluster."""
+    return ordered_results(_task, work, workers=workers, scheduler=scheduler)
 
 
 def to_json(t: Tournament) -> dict[str, Any]:
