@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 HITS_SPREADS = "hits_spreads"  # a spread can be added to (a hit by another name)
 PLAYS_OUT_OF_TURN = "plays_out_of_turn"  # a player can lay cards outside their own turn
 HITS_ANY_SPREAD = "hits_any_spread"  # it plays onto any spread, whoever owns it (hits.spreads aside)
+STOCK_NEVER_EMPTY = "stock_never_empty"  # the hand ends before the stock runs out (what the sheet says of an empty one is moot)
 
 
 class OpenDiscard(NamedTuple):

@@ -10,7 +10,8 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from tonkdsl.interpreter.rules import RULES
+from tonkdsl.interpreter.rules import RULES, plan_for
+from tonkdsl.interpreter.rules.base import STOCK_NEVER_EMPTY
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.ruleset import Ending, Ruleset, Transfer
 from tonkdsl.tools.explain.words import amount, one_player, payment, players, words
@@ -421,7 +422,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         times = "once" if rs.stock_rebuild == 1 else f"up to {rs.stock_rebuild} times"
         stock = (f"When the stock runs out, {times} a hand the discard pile but its top card is shuffled into a new "
                  "stock and play goes on. After that: " + stock[:1].lower() + stock[1:])
-    turn.lines.append(stock)
+    if STOCK_NEVER_EMPTY not in plan_for(rs).facts:  # a construct ends the hand first: it says how itself
+        turn.lines.append(stock)
     out.append(turn)
 
     m = Section("Spreads")
