@@ -12,6 +12,7 @@ from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl.interpreter.rules.slapping import Slapping
+from tonkdsl.interpreter.rules.stock_end import StockEnd
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter import actions as A
@@ -21,6 +22,7 @@ RULES: tuple[type[TurnRule], ...] = (
     Slapping,
     Buying,
     InTurn,
+    StockEnd,
 )
 
 
