@@ -432,12 +432,14 @@ class State(TurnFlow):
         payments: list[Payment] = []
         scores = [0] * self.num_players
         scored: list[str] = []
+        pot_left = [self.pot]  # every winner's amount reads the pot as it was before any was paid
         try:
             for seat in seats:
-                payments += deal_win_payments(self, seat, claimants[seat])
+                payments += deal_win_payments(self, seat, claimants[seat], pot_left)
                 scored += run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
+        self.pot = pot_left[0]
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores,
                           scored=[claimants[s].id for s in seats] + scored)
 

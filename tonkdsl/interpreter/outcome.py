@@ -215,7 +215,11 @@ def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext
     return scored
 
 
-def deal_win_payments(state: "State", winner: int, rule: "DealWin") -> list[Payment]:
+def deal_win_payments(state: "State", winner: int, rule: "DealWin", pot_left: list[int]) -> list[Payment]:
+    """What ``winner``'s automatic win is paid. ``pot_left`` (one number, shared by the winners of
+    one deal) is what the pot still holds: each winner's amount reads the pot as it stood before
+    any of them was paid (``pays: pot / count(...)`` splits it evenly), and the pot pays at most
+    what is left; the caller sets the pot to what is left once every winner is paid."""
     ctx = EvalContext(state, actor=winner)
     if rule.payers is not None:
         payers = rule.payers(ctx)
@@ -229,9 +233,9 @@ def deal_win_payments(state: "State", winner: int, rule: "DealWin") -> list[Paym
         amount = rule.pays(ctx)
         if amount < 0:
             raise EvalError(f"the automatic win '{rule.id}' pays a negative amount ({amount})")
-        if p == POT:  # the pot pays what it holds, and later amounts read it as it is now
-            amount = min(amount, state.pot)
-            state.pot -= amount
+        if p == POT:  # the pot pays at most what it still holds
+            amount = min(amount, pot_left[0])
+            pot_left[0] -= amount
         if amount:
             out.append(Payment(rule.id, p, winner, amount))
     return out
