@@ -18,7 +18,7 @@ from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win
                              run_transfers)
 from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
-from tonkdsl.interpreter.table import MAX_TURNS, OVER, PLAY, START, VOID, IllegalAction, Layout, RulesetError
+from tonkdsl.interpreter.table import LAID, MAX_TURNS, OVER, PLAY, START, VOID, IllegalAction, Layout, RulesetError
 from tonkdsl.interpreter.turn_flow import TurnFlow
 from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Bonus, DealWin, Ruleset
@@ -238,6 +238,11 @@ class State(TurnFlow):
     def hand_mask(self, seat: int) -> int:
         """The card ids ``seat`` holds, as a mask: bit ``c`` is set when they hold card ``c``."""
         return self.hand_sig[seat] & self.melds.all_cards
+
+    def laid_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` has laid in spreads or hit onto spreads this hand, in order (the
+        expressions' ``laid``); a card laid then taken back by the rules is still counted."""
+        return tuple(c for s, kind, c in self.record if s == seat and kind == LAID)
 
     def deadwood_count(self, seat: int) -> int:
         """The count of the cards left out of the best arrangement of ``seat``'s hand (the

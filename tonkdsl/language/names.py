@@ -183,6 +183,8 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
     "spreads": (NUM, lambda c, p: c.state.stats[p].spreads, "spreads laid by the player this hand"),
     "spreads_this_turn": (NUM, lambda c, p: c.state.stats[p].spreads_this_turn, "spreads laid in the current turn"),
     "hits": (NUM, lambda c, p: c.state.stats[p].hits, "cards the player added to spreads this hand"),
+    "laid": (list_of(CARD), lambda c, p: c.state.laid_cards(p), "the cards the player has laid in spreads or "
+             "hit onto spreads this hand (count(laid) == 0: nothing laid, a 'dark' knock)"),
     "turns": (NUM, lambda c, p: c.state.stats[p].turns, "turns the player has started this hand"),
     "out_by_spread": (BOOL, lambda c, p: c.state.stats[p].out_by_spread, "the hand was emptied by laying a new spread"),
     "is_dealer": (BOOL, lambda c, p: p == c.state.dealer, "the player dealt this hand"),

@@ -409,6 +409,8 @@ class _Reader:
                 return _side_set(n, self.subject)
             if n == "hand":
                 return self._hand(self.subject)
+            if n == "laid":
+                return self._laid(self.subject)
             if n == "spread":
                 return Set("card", "cards", " of the spread", card=True,
                            held=Cards("the spread", "holds", "does not hold"))
@@ -419,6 +421,9 @@ class _Reader:
         if d == "attr" and str(c[1]) == "hand":
             who = self.player(c[0])
             return self._hand(who) if who is not None else None
+        if d == "attr" and str(c[1]) == "laid":
+            who = self.player(c[0])
+            return self._laid(who) if who is not None else None
         if d == "list" and len(c) > 1:
             named = [self.player(x) for x in c]
             if all(p is not None for p in named):
@@ -451,6 +456,14 @@ class _Reader:
         if who is self.subject and who.text == "the player":
             return Set("card", "cards", " in hand", card=True, held=Cards(who.text, *hold))
         return Set("card", "cards", f" in {who.poss} hand", card=True, held=Cards(who.text, *hold))
+
+    def _laid(self, who: Player | None) -> Set:
+        """The cards a player has laid in spreads or hit onto spreads this hand."""
+        if who is None:
+            raise Unreadable("laid")
+        has = ("have laid", "have not laid") if who.plural else ("has laid", "has not laid")
+        return Set("card", "cards", f" {who.text} {has[0]} this hand", card=True,
+                   held=Cards(who.text, *has, " this hand"))
 
     def _filter(self, base: Set, cond: Any) -> None:
         """Adds the condition of a 'where' to ``base``: relative clauses about its items, and apart
