@@ -340,3 +340,29 @@ def test_twelve_cards_with_chosen_values_get_exact_odds() -> None:
     notes = [d.message for d in table.diagnostics if d.code == "deal-win-odds"]
     assert notes and all("odds not computed" not in m for m in notes), notes
     assert any(m.startswith("'very-low': ") and "of 206,379,406,870 hands" in m for m in notes), notes
+
+
+def test_min_of_a_set_folding_can_empty_is_named_at_its_line() -> None:
+    """The recipes 'Partners' and 'Folding before play' pasted together froze a table on
+    min() of an empty list; lint names the cause at each expression (issue 75)."""
+    from tonkdsl.tools.lint import lint
+
+    path = Path(__file__).resolve().parent / "rulesets" / "stranding" / "partners-who-fold.yaml"
+    found = [d for d in lint(path).diagnostics if d.code == "min-of-empty"]
+    assert [(d.path, d.severity) for d in found] == [("$.turn.drop.wins_if", "warning"),
+                                                     ("$.endings.drop_caught.winners", "warning")]
+    assert found[0].message == ("min() of 'opponents' fails at play when 'opponents' is empty: every opponent of a "
+                                "player can fold (turn.out_of_turn: fold) while the hand goes on, their partners "
+                                "still in")
+    assert found[0].hint == "guard it: count(opponents) == 0 or ..., or take min() over a set that is never empty"
+
+
+def test_min_of_a_guarded_or_never_empty_set_is_not_flagged(tmp_path: Path) -> None:
+    from tonkdsl.tools.lint import lint
+
+    path = tmp_path / "guarded.yaml"
+    path.write_text("extends: standard\nname: Guarded\nplayers: {min: 4, max: 4, sides: {size: 2}}\nturn:\n"
+                    "  drop: {wins_if: \"count(opponents) == 0 or count < min(opponents.count)\"}\n"
+                    "  out_of_turn: [{id: fold, do: fold, at: [after_deal], by: players}]\n", encoding="utf-8")
+    assert not [d for d in lint(path).diagnostics if d.code == "min-of-empty"]
+    assert not [d for d in lint("standard").diagnostics if d.code == "min-of-empty"]  # others is never empty

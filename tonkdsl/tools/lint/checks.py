@@ -35,6 +35,7 @@ locations of every line involved.
 | condition-always | warning | a condition every state meets |
 | amount-not-positive | error, warning | an amount never above 0, or that can go below 0 |
 | set-always-empty | warning | winners, payers or payees that are always nobody |
+| min-of-empty | warning | min() or max() of a set that can be empty at play: the table would stop there (lint/empty_min.py) |
 | payout-never-pays | warning | a payout or bonus no payer of whose 'from' may pay a payee of its 'to' (partners, oneself) |
 | winner-unpaid | warning | an ending with winners and no payout or score, or a winner no payout pays |
 | winners-may-be-empty | warning | an ending that can end with nobody winning it (lint/relations.py) |
@@ -62,6 +63,7 @@ from tonkdsl.language.merge import Doc, is_id_list
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset, build
 from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
+from tonkdsl.tools.lint.empty_min import min_of_empty
 from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.tools.lint.relations import Asker, Verdict
@@ -102,6 +104,7 @@ CODES = {
     "condition-always": "A condition every state meets",
     "amount-not-positive": "An amount that is never positive, or can go below zero",
     "set-always-empty": "Winners, payers or payees that are always nobody",
+    "min-of-empty": "min() or max() of a set that can be empty at play",
     "payout-never-pays": "A payout whose payers may never pay its payees",
     "winner-unpaid": "An ending whose winners receive nothing",
     "winners-may-be-empty": "An ending that can end with no winner",
@@ -695,6 +698,7 @@ class _Linter:
         self.stock_never_drawn()
         self.conditions()
         self.empty_sets()
+        self.empty_min_max()
         self.amounts()
         self.winners_by_relations()
         self.shadowed_dealers()
@@ -887,6 +891,13 @@ class _Linter:
                     "players": "nobody scores", "by": "nobody may act"}[str(path[-1])]
             self.add("set-always-empty", "warning", f"'{source}' is always empty: {what}"
                      f"{' (' + because + ')' if because else ''}", path, hint="check the condition after 'where'")
+
+    def empty_min_max(self) -> None:
+        """min() and max() of a set that can be empty at play (lint/empty_min.py)."""
+        keys = {*_CONDITION_KEYS, "winners", "from", "to", "players", "by", "amount", "pays", "ante"}
+        min_of_empty(self.rs, _expression_fields(self.data, keys), self.asker.empty,
+                     lambda code, severity, message, path, *related, hint="": self.add(
+                         code, severity, message, path, *related, hint=hint))
 
     def amounts(self) -> None:
         """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""

@@ -1,0 +1,72 @@
+"""``min()`` and ``max()`` of a set that can be empty: the expression fails at play ("min() of an
+empty list"), and a table that meets it stops (a hand void, nothing lost, but a hand lost).
+
+Two causes, each named at its line:
+
+- folding with partners: a player's ``opponents`` (and ``X.opponents``) leave out those who
+  folded, and every opponent of a player can fold while the hand goes on (their side's partners
+  are still in); so can any set whose members can all fold while two players are left;
+- a set that lint's relations (lint/relations.py) can show empty at that moment, with an example.
+
+An expression that guards itself (``count(S) == 0 or ...`` written with the same set) is left alone.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from lark import Token, Tree
+
+from tonkdsl.language.expr.compiler import ExprError, parse
+from tonkdsl.language.ruleset import Ruleset
+
+
+def _calls(tree: Any, source: str) -> Iterator[tuple[str, str]]:
+    """(function, the set it reads) for each min()/max() of an attribute of a set (``min(S.count)``)
+    or of a set itself."""
+    if not isinstance(tree, Tree):
+        return
+    if tree.data == "call" and isinstance(tree.children[0], Token) and str(tree.children[0]) in ("min", "max"):
+        arg = tree.children[1]
+        inner = arg.children[0] if isinstance(arg, Tree) and arg.data == "attr" else arg
+        meta = getattr(inner, "meta", None)
+        if isinstance(inner, Tree) and meta is not None and not getattr(meta, "empty", True):
+            yield str(tree.children[0]), source[meta.start_pos:meta.end_pos]
+    for child in tree.children:
+        yield from _calls(child, source)
+
+
+def _folding_empties(rs: Ruleset, set_source: str) -> str | None:
+    """Why folding can empty ``set_source`` while the hand goes on, or None."""
+    folds = [w for w in rs.windows if w.do == "fold"]
+    if not folds:
+        return None
+    if "opponents" in set_source and (rs.side_size or 0) >= 2:
+        return ("every opponent of a player can fold (turn.out_of_turn: fold) while the hand goes on, their "
+                "partners still in")
+    return None
+
+
+def min_of_empty(rs: Ruleset, fields: list[tuple[tuple[Any, ...], str]], empty: Callable[[tuple[Any, ...], str], Any],
+                 add: Callable[..., None]) -> None:
+    """Warn (code min-of-empty) at each min()/max() whose set can be empty at play. ``empty(path,
+    set)`` is the relations' question (a Verdict or None); ``add`` the linter's."""
+    for path, source in fields:
+        try:
+            tree = parse(source)
+        except ExprError:
+            continue  # validate says it
+        for fn, set_source in _calls(tree, source):
+            if f"count({set_source})" in source:
+                continue  # guarded by its author: count(S) == 0 or ...
+            why = _folding_empties(rs, set_source)
+            if why is None:
+                verdict = empty(path, set_source)
+                if verdict is None or not verdict.possible:
+                    continue
+                why = f"it can be empty here{', for example ' + verdict.example if verdict.example else ''}"
+            written = ((rs.data.get("turn") or {}).get("out_of_turn") or []) if isinstance(rs.data, dict) else []
+            fold_path = next((("turn", "out_of_turn", i, "do") for i, w in enumerate(written)
+                              if isinstance(w, dict) and w.get("do") == "fold"), None)
+            add("min-of-empty", "warning", f"{fn}() of '{set_source}' fails at play when '{set_source}' is empty: "
+                f"{why}", path, *([fold_path] if fold_path and "fold" in why else []),
+                hint=f"guard it: count({set_source}) == 0 or ..., or take {fn}() over a set that is never empty")
