@@ -64,7 +64,7 @@ from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset, build
 from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 from tonkdsl.tools.lint.empty_min import min_of_empty
-from tonkdsl.tools.lint.intervals import INF, Abs, Bool, Items, Num, decide, why
+from tonkdsl.tools.lint.intervals import INF, SUBJECT, Abs, Bool, Items, Num, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.tools.lint.relations import Asker, Verdict
 from tonkdsl.tools.lint.spreads import TooManySpreads
@@ -849,13 +849,26 @@ class _Linter:
                          "always names a dealer first", ("deal", "next_dealer", j), ("deal", "next_dealer", first),
                          hint="put the narrower rule (with 'after') before the general one")
 
+    def moment_ranges(self, path: Path) -> Mapping[str, Abs]:
+        """The names' ranges where ``path``'s condition is evaluated: what that moment implies of
+        the player the rule is about. The player to move, deciding at their own turn (a drop, a
+        spread, taking the discard), has started at least one turn: ``turns >= 1`` (unless a rule
+        lets a player drop out of turn, before any turn of theirs)."""
+        ranges = self.name_ranges
+        own_turn = path[:2] in (("turn", "spread"), ("turn", "draw"))
+        if path[:2] == ("turn", "drop"):
+            own_turn = not any(w.do == "drop" for w in self.rs.windows)
+        if not own_turn:
+            return ranges
+        return {**ranges, SUBJECT + "turns": Num(1, MAX_TURNS)}
+
     def conditions(self) -> None:
         """Conditions that can never hold, or always do, wherever they are written."""
-        ranges = self.name_ranges
         for path, source in _expression_fields(self.data, _CONDITION_KEYS):
             if re.fullmatch(r"\s*(true|false)\s*", source) or not re.search(r"[a-z_]", source.replace("true", "")
                                                                                .replace("false", "")):
                 continue  # written as a constant on purpose
+            ranges = self.moment_ranges(path)
             got = decide(source, ranges, _subject(path))
             because = why(ranges, source)
             if not isinstance(got, Bool) or (got.can_true and got.can_false):

@@ -52,6 +52,10 @@ TOP = None  # nothing known
 Abs = Num | Bool | Items | None
 
 
+# Ranges that hold for the subject only, at one moment (checks.Linter.moment_ranges): '@turns'.
+SUBJECT = "@"
+
+
 def decide(source: str, ranges: Mapping[str, Abs], subject: frozenset[str] = frozenset({"actor", "self"})) -> Abs:
     """The abstract value of ``source`` given the ranges of its names (None: undecided).
     ``subject``: the roles that name the player a bare name reads (in a drop ending the
@@ -91,10 +95,14 @@ def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs], subject: frozenset[str
     if kind == "false":
         return Bool(False, True)
     if kind == "name":
-        return env.get(str(kids[0]), TOP)
+        name = str(kids[0])
+        # A bare name reads the subject (the player the rule is about) where there is one: what
+        # the moment knows of that player ('@turns' at their own turn) comes first.
+        return env.get(SUBJECT + name, env.get(name, TOP)) if subject else env.get(name, TOP)
     if kind == "attr":  # dropper.count, others.count: the attribute's range (a set keeps its size)
         base = _eval(kids[0], env, subject)
-        got = env.get(str(kids[1]), TOP)
+        of_subject = (isinstance(kids[0], Tree) and str(kids[0].data) == "name" and str(kids[0].children[0]) in subject)
+        got = env.get(SUBJECT + str(kids[1]), env.get(str(kids[1]), TOP)) if of_subject else env.get(str(kids[1]), TOP)
         return Items(base.lo, base.hi) if isinstance(base, Items) else got
     if kind == "list":
         parts = [_eval(k, env, subject) for k in kids]
@@ -210,6 +218,14 @@ def why(ranges: Mapping[str, Abs], source: str) -> str:
     """The ranges of the names ``source`` reads, in words: 'count is between 0 and 660'."""
     words = []
     for name, r in ranges.items():
+        if name.startswith(SUBJECT):
+            continue  # said with the name it narrows, below
+        mine = ranges.get(SUBJECT + name)
+        if isinstance(mine, Num) and re.search(rf"(?<![\w.]){re.escape(name)}\b(?!\s*\()", source):
+            lo = f"{int(mine.lo):,}"  # the bare name reads the player the rule is about
+            words.append(f"{name} is at least {lo} here (the player to move has started a turn)"
+                         if name == "turns" else f"{name} is between {lo} and {int(mine.hi):,} here")
+            continue
         if isinstance(r, Items) and name == "hand" and _reads(source, name):
             words.append(f"a hand holds {int(r.lo):,} to {int(r.hi):,} cards")
         if isinstance(r, Num) and _reads(source, name):
