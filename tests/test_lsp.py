@@ -266,3 +266,20 @@ def test_a_scenario_is_checked_as_tonk_check_does(tmp_path: Path) -> None:
     assert "expect" in {c.label for c in analysis.completions(path, text + "exp", 10, 3)}
     where = analysis.definition(path, text, 0, 11)
     assert where is not None and where.file == resolve_name("speno") and where.line == 0
+
+
+@pytest.mark.parametrize("text, line, fixed", [
+    ("extends: standard\nname: X\nturn:\n  drpo: {allowed: true}\n", 3, "  drop: {allowed: true}"),
+    ("extends: standard\nname: X\nturn:\n  drop: {allowed: true, wins_if: count < mni(others.count)}\n", 3,
+     "  drop: {allowed: true, wins_if: count < min(others.count)}"),
+    ("extends: standard\nname: X\nremove: [endings.drop_caught.payouts.caught-lowest-colects]\n", 2,
+     "remove: [endings.drop_caught.payouts.caught-lowest-collects]"),
+    ("extends: standard\nname: X\nstock: {exhausted: draw_from_empy}\n", 2, "stock: {exhausted: draw_from_empty}"),
+    ("extends: standrd\nname: X\n", 0, "extends: standard"),
+], ids=["key", "function", "remove", "choice", "extends"])
+def test_every_did_you_mean_is_a_fix_of_the_word_it_names(tmp_path: Path, text: str, line: int, fixed: str) -> None:
+    (found,) = analysis.findings(tmp_path / "x.yaml", text, lint=False)
+    edit = analysis.did_you_mean_fix(text, found.start, found.end, found.message)
+    assert edit is not None and edit.start[0] == line
+    row = text.split("\n")[line]
+    assert row[:edit.start[1]] + edit.text + row[edit.end[1]:] == fixed

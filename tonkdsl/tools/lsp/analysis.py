@@ -9,6 +9,7 @@ the same rules sheet. Lines and columns here are 0-based, in Python characters.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
@@ -188,8 +189,11 @@ def _place(d: Diagnostic, path: FsPath, text: str) -> Finding:
             return Finding((0, 0), (0, len(lines[0]) if lines else 0), d.severity, d.code, message)
         row = lines[line] if line < len(lines) else ""
         return Finding((line, col), (line, max(word_end(row, col), col + 1)), d.severity, d.code, message)
-    # Inherited: said at this file's own 'extends:' line, with where the rule really is.
     at = _extends_line(text)
+    if not FsPath(d.file).is_file():  # about a name 'extends' gives that is no file (a shipped name misspelt)
+        row = lines[at] if at < len(lines) else ""
+        return Finding((at, 0), (at, len(row.rstrip())), d.severity, d.code, message)
+    # Inherited: said at this file's own 'extends:' line, with where the rule really is.
     row = lines[at] if at < len(lines) else ""
     where = f"{d.file}:{d.line}:{d.column}" if d.line else d.file
     related = ((d.file, d.line, d.column, d.message),) if d.line else ()
@@ -611,10 +615,16 @@ _QUOTED = re.compile(r"'([^']+)'")
 def did_you_mean_fix(text: str, start: Pos, end: Pos, message: str) -> Edit | None:
     """The edit that takes a finding's "did you mean" suggestion: the misspelt word in the
     finding's range replaced by the suggested one."""
-    m, quoted = _SUGGESTION.search(message), _QUOTED.search(message)
-    if m is None or quoted is None:
+    m = _SUGGESTION.search(message)
+    if m is None:
         return None
-    wrong, right = quoted.group(1), m.group(1)  # the message names the word first, then the fix
+    right = m.group(1)
+    # The word to replace is one the message quotes before its suggestion ("unknown key 'drpo'
+    # in 'turn'", "nothing to remove at 'a.b.c': no entry with id 'c'"): the one most like the fix.
+    quoted = _QUOTED.findall(message[:m.start()])
+    if not quoted:
+        return None
+    wrong = max(quoted, key=lambda q: difflib.SequenceMatcher(None, q, right).ratio())
     rows = text.split("\n")
     if start[0] >= len(rows):
         return None
