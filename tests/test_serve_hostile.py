@@ -224,3 +224,30 @@ def test_watchers_never_keep_a_seated_person_out() -> None:
         finally:
             for w in watchers:
                 w.__exit__(None, None, None)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the bot workers in /proc")
+def test_no_bot_worker_outlives_a_server_killed_outright() -> None:
+    with LiveServe("standard", "--seats", "2", "--bots", "greedy", "--bot-delay", "0", "--hands", "50") as srv:
+        ann = srv.person()
+        try:
+            _play([ann], Rng(5), moves=6)  # a bot has decided in a worker by now
+            workers = _workers(srv.proc.pid)
+            assert workers, "no bot worker process"
+            os.kill(srv.proc.pid, signal.SIGKILL)  # kill -9: the server cannot stop them itself
+            srv.proc.wait(timeout=10)
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() and _alive(p) for p in workers):
+                time.sleep(0.2)
+            assert not [p for p in workers if Path(f"/proc/{p}").exists() and _alive(p)], "orphaned bot workers"
+        finally:
+            ann.close()
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"

@@ -38,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.tools.explain import explain
 from tonkdsl.tools.serve.room import Refused, Room, Seat
-from tonkdsl.tools.serve.thinking import BotTurn, Unthinkable, think
+from tonkdsl.tools.serve.thinking import BotTurn, Unthinkable, die_with_parent, think
 
 MAX_MESSAGE = 4_000  # characters: the longest message a browser has reason to send
 MAX_WATCHERS = 64  # browsers without a seat at one table; a seat's own link or the join code always gets in
@@ -75,7 +75,8 @@ class Thinkers:
         loop = asyncio.get_running_loop()
         try:
             if self.pool is None:  # started at the first bot decision: a table of people needs none
-                self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+                self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=die_with_parent, initargs=(os.getpid(),))
             return await asyncio.wait_for(loop.run_in_executor(self.pool, think, turn), self.limit), False
         except asyncio.TimeoutError:
             self._replace_pool()

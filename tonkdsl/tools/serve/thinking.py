@@ -63,6 +63,26 @@ def rebuild(turn: BotTurn) -> State:
     return state
 
 
+# How often a worker looks whether the server that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def die_with_parent(parent: int) -> None:
+    """A worker's start (the pool's initializer): a watch that ends the worker once the server is
+    gone. A server killed outright (kill -9, the OOM killer) cannot stop its workers, and they
+    would otherwise wait for work for good, one orphan per worker."""
+    import os
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)  # the server is gone: nothing to save, nobody to answer
+
+    threading.Thread(target=watch, name="tonk-parent-watch", daemon=True).start()
+
+
 def think(turn: BotTurn) -> str:
     """The bot's action at ``turn`` (its text); runs in a worker process."""
     state = rebuild(turn)
