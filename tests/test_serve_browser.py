@@ -424,3 +424,52 @@ def test_a_rule_that_fails_at_play_voids_the_hand_and_the_host_ends_the_game(bro
         page.locator("#end-game").click()
         page.wait_for_function("document.querySelector('#status').textContent.startsWith('The game is over')")
         assert room.game.session.is_over() and len(room.game.session.records) == 1
+
+
+def _axe_source() -> str | None:
+    """axe-core's script, installed from the npm registry once into test-artifacts/axe (None where
+    npm or the registry is not available)."""
+    folder = ARTIFACTS / "axe"
+    script = folder / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        import subprocess
+
+        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(folder), "axe-core@4"],
+                              capture_output=True, text=True, timeout=300)
+        if done.returncode != 0 or not script.exists():
+            return None
+    return script.read_text(encoding="utf-8")
+
+
+def _violations(page: Any, axe: str) -> list[str]:
+    page.add_script_tag(content=axe)
+    found = page.evaluate("async () => (await axe.run()).violations.map(v => [v.impact, v.id, v.nodes.length])")
+    return [f"{impact} {rule} ({n})" for impact, rule, n in found if impact in ("critical", "serious")]
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_no_critical_or_serious_accessibility_violation(browser: Any, viewport: dict[str, int]) -> None:
+    axe = _axe_source()
+    if axe is None:
+        pytest.skip("axe-core could not be installed from the npm registry here")
+    lobby_game = make_game("standard", seats=3, bots=("greedy",), names=(), stake=1, hands=None, seed=4,
+                           save=None, resume=None)
+    with Server(Room(lobby_game, lobby=True)) as server:  # the lobby: two people to sit down
+        page = browser.new_page(viewport=viewport)
+        page.goto(server.url)
+        page.wait_for_selector("#lobby:not([hidden])")
+        assert _violations(page, axe) == [], "the lobby"
+        page.close()
+    with Server(_room(1, ("greedy",), seed=21)) as server:  # mid-hand, then the hand over
+        page = browser.new_page(viewport=viewport)
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        assert _violations(page, axe) == [], "mid-hand"
+        _play_until_the_hand_is_over(page, 200)
+        assert _violations(page, axe) == [], "the hand over"
+        page.close()
