@@ -399,7 +399,7 @@ def test_a_wild_card_is_shown_where_it_stands_in_a_spread(browser: Any) -> None:
         assert shown == ["JD", "2H", "KD"]
         wild = page.locator("#spreads .card.wild")
         assert wild.count() == 1 and "as QD" in (wild.text_content() or "")
-        assert wild.get_attribute("aria-label") == "2 of hearts, wild, as queen of diamonds"
+        assert wild.get_attribute("aria-label") == "2\u2665, 2 of hearts, wild, as queen of diamonds"
         page.locator("#spreads").screenshot(path=str(ARTIFACTS / "serve-wild-spread.png"))
 
 
