@@ -130,6 +130,9 @@ def test_two_browsers_at_one_table_each_see_their_own_hand(browser: Any) -> None
             me = (page.text_content("#you") or "").split()[-1]
             local = room.game.hand_names().index(me)
             assert sorted(_my_hand(page)) == sorted(state.pack.names[c] for c in state.hands[local])
+            # Back: the banner is gone at once, before anyone moves.
+            assert page.text_content("#message") == ""
+            assert "reconnecting" not in (page.text_content("#status") or "")
         to_play = room.game.hand_names()[state.current_player()]
         mover = next(p for p in pages if (p.text_content("#you") or "").endswith(to_play))
         other = next(p for p in pages if p is not mover)
@@ -265,7 +268,14 @@ def test_a_server_killed_and_resumed_keeps_every_seat_and_link(browser: Any, tmp
             pages[(page.text_content("#you") or "").split()[-1]] = page
         _play_until(list(pages.values()), "document.querySelector('#log').textContent.split('\\n').length > 4")
         url, port = server.url, server.port
-    # The server is gone (as after kill -9); the tabs try to reconnect. It comes back from the files.
+    # The server is gone (as after kill -9); the tabs try to reconnect, and say so: no "Your turn"
+    # on a table that cannot hear it, and nothing to click.
+    for page in pages.values():
+        page.wait_for_function("document.querySelector('#status').textContent === "
+                               "'The table cannot be reached: reconnecting...'")
+        assert page.text_content("#message") == "Disconnected: reconnecting..."
+        assert page.locator("#actions button, #discard-btn").count() == 0
+    # It comes back from the files.
     again = make_game(None, seats=2, bots=(), names=(), stake=1, hands=None, seed=0, save=save, resume=save)
     back = Room(again, identity_path=tmp_path / "game.yaml.table")
     with Server(back, port=port) as server2:
