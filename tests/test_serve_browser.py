@@ -483,3 +483,28 @@ def test_no_critical_or_serious_accessibility_violation(browser: Any, viewport: 
         _play_until_the_hand_is_over(page, 200)
         assert _violations(page, axe) == [], "the hand over"
         page.close()
+
+
+def test_enter_chooses_a_name_and_the_browser_remembers_it_at_the_next_table(browser: Any) -> None:
+    context = browser.new_context()  # one browser: its storage is kept from table to table
+    first = Room(make_game("standard", seats=3, bots=("greedy",), names=(), stake=1, hands=None, seed=9,
+                           save=None, resume=None))
+    with Server(first) as server:
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.fill("#name-input", "Zoe")
+        page.press("#name-input", "Enter")  # Enter in the name box, not only the button
+        page.wait_for_function("document.querySelector('#you').textContent === 'You are Zoe'")
+        assert first.game.names[0] == "Zoe"
+        page.close()
+        port = server.port
+    # The next table of the same server (the same address: what the browser keeps is per address).
+    second = Room(make_game("standard", seats=3, bots=("greedy",), names=(), stake=1, hands=None, seed=10,
+                            save=None, resume=None))
+    with Server(second, port=port) as server:
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_function("document.querySelector('#you').textContent === 'You are Zoe'")
+        assert second.game.names[0] == "Zoe"
+    context.close()
