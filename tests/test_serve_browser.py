@@ -508,3 +508,30 @@ def test_enter_chooses_a_name_and_the_browser_remembers_it_at_the_next_table(bro
         page.wait_for_function("document.querySelector('#you').textContent === 'You are Zoe'")
         assert second.game.names[0] == "Zoe"
     context.close()
+
+
+def test_partners_are_shown_totalled_and_the_winning_side_named(browser: Any) -> None:
+    game = make_game(str(ROOT / "tests" / "variations" / "x30-partners.yaml"), seats=4, bots=("greedy",) * 3,
+                     names=("Ann",), stake=1, hands=1, seed=3, save=None, resume=None)
+    room = Room(game, lobby=False)
+    with Server(room) as server:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        names = room.game.names  # seats 0 and 2 play for side A, 1 and 3 for side B: partners opposite
+        marks = {n: page.text_content(f'.player[data-player="{n}"] .side') for n in names}
+        assert marks == {names[0]: "side A", names[1]: "side B", names[2]: "side A \u00b7 your partner",
+                         names[3]: "side B"}
+        line = page.text_content("#sides") or ""
+        assert line.startswith(f"Side A ({names[0]} & {names[2]}): ") and f"Side B ({names[1]} & {names[3]}): " in line
+        _play_until_the_hand_is_over(page, 200)
+        page.click("#next-hand")  # one hand: then the final standings
+        page.wait_for_selector("#standings:not([hidden])")
+        text = page.text_content("#standings") or ""
+        sides = room.sides()
+        assert sides is not None
+        winners = room.game.session.settlement().winners
+        won = sorted({sides[w] for w in winners})
+        said = " and ".join(f"side {'AB'[k]} ({names[k]} and {names[k + 2]})" for k in won)
+        assert text.startswith(f"Final standings: {said} won"), text
+        page.screenshot(path=str(ARTIFACTS / "serve-partners-standings.png"), full_page=True)

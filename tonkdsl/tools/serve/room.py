@@ -35,6 +35,9 @@ STAND_IN = "greedy"  # the bot that plays the seat of a person whose time ran ou
 AWAY_GRACE = 30.0  # seconds a disconnected person's turn waits before the stand-in plays it
 
 
+# How the page names the sides of a partnership game: side A (the first seat's), side B, ...
+SIDE_LETTERS = "ABCDEF"
+
 class Refused(Exception):
     """A message the table does not take; its text is shown to the person who sent it.
     ``changed``: the table changed all the same (the others are shown it)."""
@@ -343,6 +346,28 @@ class Room:
         names = [self.game.names[s] for s in self.game.session.settlement().winners]
         return (" and ".join(names) + (" win" if len(names) > 1 else " wins")) if names else "nobody wins"
 
+    def sides(self) -> tuple[int, ...] | None:
+        """Each seat's side (seat s plays for side s mod the number of sides: partners sit
+        opposite), or None where the players play alone."""
+        g = self.game
+        return g.ruleset.sides_for(len(g.names)) if g.ruleset.side_size else None
+
+    def side_totals(self, money: list[int], scores: list[int]) -> list[dict[str, Any]]:
+        """Each side with its players and totals (a side keeps one total), winners first once a
+        game is over."""
+        sides = self.sides()
+        if sides is None:
+            return []
+        g = self.game
+        winners = set(g.session.settlement().winners) if g.session.is_over() else set()
+        out = []
+        for k in sorted(set(sides)):
+            members = [i for i, side in enumerate(sides) if side == k]
+            out.append({"side": SIDE_LETTERS[k % len(SIDE_LETTERS)], "players": [g.names[i] for i in members],
+                        "money": sum(money[i] for i in members), "score": sum(scores[i] for i in members),
+                        "winner": any(i in winners for i in members)})
+        return sorted(out, key=lambda t: not t["winner"])
+
     def standings(self) -> list[dict[str, Any]]:
         """The players from first to last by their totals (the ruleset says whether lowest wins)."""
         g = self.game
@@ -502,10 +527,21 @@ class Room:
         names = g.names
         people = {s.index for s in self.seats}
         presence = {i: {"connected": i in self.connected, "away": i in self.away} for i in people}
+        sides = self.sides()
+        mine = sides[seat.index] if sides is not None and seat is not None else None
+
+        def side_of(i: int) -> dict[str, Any]:  # a player's side, and whether they are the viewer's partner
+            if sides is None:
+                return {}
+            return {"side": SIDE_LETTERS[sides[i] % len(SIDE_LETTERS)],
+                    "partner": mine is not None and sides[i] == mine and seat is not None and i != seat.index}
+
         if state is None:
             data["players"] = [{"name": names[i], "money": session.ledger[i], "score": session.scores[i],
-                                "bot": g.seats[i] != HUMAN, "out": i not in active, **presence.get(i, {})}
-                               for i in range(len(names))]
+                                "bot": g.seats[i] != HUMAN, "out": i not in active, **presence.get(i, {}),
+                                **side_of(i)} for i in range(len(names))]
+            if sides is not None:
+                data["sides"] = self.side_totals(list(session.ledger), list(session.scores))
             if over_now:
                 data["standings"] = self.standings()
                 data["winners"] = [names[w] for w in session.settlement().winners]
@@ -524,8 +560,14 @@ class Room:
             "name": names[g_seat], "cards": len(state.hands[local]), "money": session.ledger[g_seat] + paid[local],
             "score": session.scores[g_seat] + scored[local], "dealer": local == state.dealer,
             "to_play": local == current, "bot": g.seats[g_seat] != HUMAN, "you": local == here,
-            "folded": bool(state.sitting_out >> local & 1), **presence.get(g_seat, {}),
+            "folded": bool(state.sitting_out >> local & 1), **presence.get(g_seat, {}), **side_of(g_seat),
         } for local, g_seat in enumerate(active)]
+        if sides is not None:  # the sides' totals, this hand's money counted while its end is shown
+            money, score = list(session.ledger), list(session.scores)
+            for local, g_seat in enumerate(active):
+                money[g_seat] += paid[local]
+                score[g_seat] += scored[local]
+            data["sides"] = self.side_totals(money, score)
         waiting = self.waiting_for()
         if waiting is not None:
             left = waiting[1] - (time.monotonic() - self.turn_started)
