@@ -535,3 +535,23 @@ def test_partners_are_shown_totalled_and_the_winning_side_named(browser: Any) ->
         said = " and ".join(f"side {'AB'[k]} ({names[k]} and {names[k + 2]})" for k in won)
         assert text.startswith(f"Final standings: {said} won"), text
         page.screenshot(path=str(ARTIFACTS / "serve-partners-standings.png"), full_page=True)
+
+
+def test_each_seat_says_what_its_player_did_last(browser: Any) -> None:
+    room = _room(1, ("greedy", "greedy"), seed=21)
+    with Server(room) as server:
+        page = browser.new_context().new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        for _ in range(2):  # draw, then discard: then both bots play their turns
+            page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0")
+            before = page.text_content("#log")
+            _play_my_turn(page)
+            page.wait_for_function("before => document.querySelector('#log').textContent !== before", arg=before)
+        names = room.game.names
+        for bot in names[1:]:
+            page.wait_for_function("n => (document.querySelector(`.player[data-player='${n}'] .last-action`) || {})"
+                                   ".textContent?.startsWith('discarded ') || document.querySelector('#over').hidden === false",
+                                   arg=bot)
+        said = page.text_content(f'.player[data-player="{names[0]}"] .last-action') or ""
+        assert said.startswith("discarded ") and said[-1] in "\u2660\u2665\u2666\u2663"

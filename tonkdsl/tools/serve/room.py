@@ -79,6 +79,9 @@ class Room:
     last_over: dict[str, Any] | None = None  # the last hand's end, kept for the final standings
     # The last action of the hand, for the page to mark it: who, the action, what it touched.
     last_move: dict[str, Any] | None = None
+    # Each player's last action this hand (by name), shown at their seat: three bot moves in a
+    # row are three seats that say what each did, not one line that only says the last.
+    last_actions: dict[str, str] = field(default_factory=dict)
     # The card a person last drew, shown marked to them alone while it is still their turn:
     # (session seat, hand index, turn number, card name).
     drawn: tuple[int, int, int, str] | None = None
@@ -236,6 +239,7 @@ class Room:
         dealer = g.hand_names()[state.dealer]
         self.last_over = None
         self.last_move = self.drawn = None
+        self.last_actions = {}
         self.turn_started = time.monotonic()
         self._say(f"Hand {g.session.index + 1}: {dealer} deals.")
         self.tell_saving()
@@ -397,6 +401,7 @@ class Room:
         elif isinstance(action, A.Hit):
             touched = {"spread": action.target}
         self.last_move = {"name": names[seat], "action": self._words(action), **touched}
+        self.last_actions[names[seat]] = self._words(action)
         notice = self.notices.new(state, names, self.game.session.index)
         if notice:
             self._say(notice)
@@ -561,6 +566,7 @@ class Room:
             "score": session.scores[g_seat] + scored[local], "dealer": local == state.dealer,
             "to_play": local == current, "bot": g.seats[g_seat] != HUMAN, "you": local == here,
             "folded": bool(state.sitting_out >> local & 1), **presence.get(g_seat, {}), **side_of(g_seat),
+            "last": self.last_actions.get(names[g_seat]),
         } for local, g_seat in enumerate(active)]
         if sides is not None:  # the sides' totals, this hand's money counted while its end is shown
             money, score = list(session.ledger), list(session.scores)
