@@ -128,8 +128,11 @@ def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> Non
         if msg["type"] == "state" and "players" in msg:
             assert msg["you"] == (None if name == "nobody" else name)
             others = [p for p in msg["players"] if p["name"] != name]
+            # 'last': a player's last action, as the log says it (a draw never names its card).
             assert all(set(p) <= {"name", "cards", "money", "score", "dealer", "to_play", "bot", "you", "connected",
-                                  "away", "out", "folded"} for p in others)
+                                  "away", "out", "folded", "last", "side", "partner"} for p in others)
+            assert all(p.get("last") in (None, "draw stock", "draw discard", "drop") or
+                       p["last"].split()[0] in ("discard", "spread", "hit") for p in others)
 
 
 def test_bad_and_forged_messages_are_refused_and_change_nothing() -> None:
