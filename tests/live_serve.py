@@ -36,8 +36,12 @@ class LiveServe:
         self.lines: list[str] = []
 
     def __enter__(self) -> "LiveServe":
-        self.proc = subprocess.Popen(self.args, cwd=self.cwd, env=self.env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True)
+        # Its own session, and no standard input: under pytest-xdist a worker talks to the run over
+        # its standard streams, and nothing the server (or its bot workers) does may touch them nor
+        # reach the worker's process group (a worker "crashed" now and then while a table ran).
+        self.proc = subprocess.Popen(self.args, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     start_new_session=True)
         assert self.proc.stdout is not None
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
