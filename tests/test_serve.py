@@ -104,14 +104,10 @@ def _play_whole_hand(client: TestClient, room: Room, url: str, rng: Rng) -> list
     return received
 
 
-@pytest.fixture(autouse=True)
-def _short_limit(monkeypatch: Any) -> None:
-    # A browser that waits for a message that never comes would wait for ever: two minutes at most.
-    import faulthandler
-    import signal
-    if hasattr(signal, "SIGALRM"):
-        signal.alarm(60)
-        faulthandler.dump_traceback_later(120, exit=True)
+# A browser that waits for a message that never comes would wait for ever: a minute at most, by
+# pytest-timeout's limit for this file. (An alarm and a faulthandler exit armed here, never
+# disarmed, once ended a pytest-xdist worker two minutes later, in whatever test it then ran.)
+pytestmark = pytest.mark.timeout(60)
 
 
 def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> None:
