@@ -855,6 +855,11 @@ class _Linter:
         spread, taking the discard), has started at least one turn: ``turns >= 1`` (unless a rule
         lets a player drop out of turn, before any turn of theirs)."""
         ranges = self.name_ranges
+        if path[:1] == ("bonuses",) and len(path) > 1 and (self.data_at(path[:2]) or {}).get("on") == "dealt":
+            # The cards have just been dealt: nobody has laid a spread or hit one yet.
+            nothing = Num(0, 0)
+            return {**ranges, "spreads": nothing, "hits": nothing, "spreads_this_turn": nothing,
+                    "spreads_on_table": nothing}
         own_turn = path[:2] in (("turn", "spread"), ("turn", "draw"))
         if path[:2] == ("turn", "drop"):
             own_turn = not any(w.do == "drop" for w in self.rs.windows)
