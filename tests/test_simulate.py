@@ -230,3 +230,7 @@ def test_runs_that_do_not_add_up_are_refused(tmp_path: Path) -> None:
     junk.write_text("{not json", encoding="utf-8")
     bad = runner.invoke(main, ["merge", str(junk)])
     assert bad.exit_code == 2 and f"error: {junk} is not JSON" in bad.output
+    shaped = tmp_path / "shaped.json"
+    shaped.write_text('{"bots": ["greedy"], "players": 3, "rulesets": [1, 2]}', encoding="utf-8")
+    odd = runner.invoke(main, ["merge", str(shaped)])
+    assert odd.exit_code == 2 and f"error: {shaped} is not the output of tonk simulate --json" in odd.output

@@ -47,7 +47,10 @@ def merge(runs: Sequence[tuple[str, dict[str, Any]]]) -> Merged:
             raise MergeError(f"{file} ran {_said(_settings(file, doc))}, but {first_file} ran {_said(key)}: "
                              "only runs of the same bots, players and stake add up")
         seed = int(doc.get("seed", 0))
-        for entry in doc.get("rulesets") or []:
+        entries = doc.get("rulesets")
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise MergeError(f"{file} is not the output of tonk simulate --json (its 'rulesets' is not a list of results)")
+        for entry in entries:
             ref = str(entry.get("ruleset"))
             if "tally" not in entry:
                 raise MergeError(f"{file}: the result of {ref} has no tally (written by an older tonk simulate "
