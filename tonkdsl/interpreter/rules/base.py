@@ -148,6 +148,12 @@ class TurnRule:
         """Its conditions on the player to move's own actions (read once, into the turn's table)."""
         return ()
 
+    def stock_cards(self) -> int:
+        """The most cards one of its actions takes from the top of the stock (a buy's penalty
+        cards): a game that decides the stock's cards only as they are taken (the OpenSpiel
+        game's chance nodes) decides that many ahead."""
+        return 0
+
     # --- for the tools -------------------------------------------------------------------
     @classmethod
     def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
@@ -198,7 +204,7 @@ class Plan:
     """A ruleset's constructs, sorted by the steps they act at. Most rulesets use none: each
     hook of the turn is then one test of an empty tuple."""
 
-    __slots__ = ("rules", "by_kind", "offering", "on_discard", "on_draw", "facts")
+    __slots__ = ("rules", "by_kind", "offering", "on_discard", "on_draw", "facts", "stock_cards")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -207,6 +213,7 @@ class Plan:
         self.on_discard = tuple(r for r in self.rules if _overrides(r, "discarded"))
         self.on_draw = tuple(r for r in self.rules if _overrides(r, "drew"))
         self.facts = frozenset().union(*(r.facts for r in self.rules))
+        self.stock_cards = max((r.stock_cards() for r in self.rules), default=0)  # TurnRule.stock_cards
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
         out: list[A.Action] = []

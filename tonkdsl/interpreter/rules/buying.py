@@ -110,6 +110,9 @@ class Buying(OnTheDiscard):
         st.pending = None
         remember(st, f"buying:{seat}", self._bought(st, seat) + 1)
 
+    def stock_cards(self) -> int:
+        return self.penalty
+
     # --- for the tools ---------------------------------------------------------------------
     @classmethod
     def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
