@@ -330,9 +330,10 @@ class State(TurnFlow):
             return
         winners = tuple(sorted(self._eval(spec.winners, ctx)))
         scores = [0] * self.num_players
+        lines: list[tuple[int, int, str]] = []
         try:
             payments = run_transfers(self, spec.payouts, ctx)
-            scored = run_scores(self, spec.scores, ctx, scores)
+            scored = run_scores(self, spec.scores, ctx, scores, lines)
             rs = self.ruleset
             if rs.most_lost is not None or rs.most_won is not None:
                 before = pot_change(payments)  # the pot already holds what these paid it
@@ -341,7 +342,7 @@ class State(TurnFlow):
                 self.pot -= before - pot_change(payments)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
-        self._set_outcome(kind, winners, payments, scores=scores, scored=scored)
+        self._set_outcome(kind, winners, payments, scores=scores, scored=scored, score_lines=tuple(lines))
 
     def _cap(self, key: str, cap: Any, ctx: EvalContext) -> int | None:
         """A cap of limits (None: no cap). A negative cap would silently cancel every payment:
@@ -367,7 +368,8 @@ class State(TurnFlow):
         self._set_outcome("dead_hand", (), [], message)
 
     def _set_outcome(self, kind: str, winners: tuple[int, ...], payments: Sequence[Payment],
-                     message: str = "", scores: Sequence[int] | None = None, scored: Sequence[str] = ()) -> None:
+                     message: str = "", scores: Sequence[int] | None = None, scored: Sequence[str] = (),
+                     score_lines: tuple[tuple[int, int, str], ...] = ()) -> None:
         self.phase = OVER
         self.pending = None
         self.out_of_turn_seat = None
@@ -390,7 +392,8 @@ class State(TurnFlow):
             payouts = (0,) * self.num_players
             payments = ()
         self._outcome = Outcome(kind, winners, payouts, tuple(self.hand_value), tuple(payments), message,
-                                _first_of_each(_rules_of(payments)), score_change, change, fired)
+                                _first_of_each(_rules_of(payments)), score_change, change, fired,
+                                score_lines if sheet == "points" else ())
 
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
@@ -437,16 +440,17 @@ class State(TurnFlow):
         payments: list[Payment] = []
         scores = [0] * self.num_players
         scored: list[str] = []
+        lines: list[tuple[int, int, str]] = []
         pot_left = [self.pot]  # every winner's amount reads the pot as it was before any was paid
         try:
             for seat in seats:
                 payments += deal_win_payments(self, seat, claimants[seat], pot_left)
-                scored += run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores)
+                scored += run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores, lines)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
         self.pot = pot_left[0]
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores,
-                          scored=[claimants[s].id for s in seats] + scored)
+                          scored=[claimants[s].id for s in seats] + scored, score_lines=tuple(lines))
 
 
 def _antes(state: State, ante: Any) -> None:

@@ -61,10 +61,14 @@ class Outcome:
     # points sheet, where no money changes hands), score entries that scored, the automatic win
     # that ended the hand. ``rules`` keeps to money paid; lint's witnesses read this.
     fired: tuple[str, ...] = ()
+    # On a score sheet, the reason for each number: (seat, points, the score entry's id) for
+    # each entry that scored a player other than 0, in the order they were scored.
+    score_lines: tuple[tuple[int, int, str], ...] = ()
 
     def __init__(self, end: str, winners: tuple[int, ...], payouts: tuple[int, ...], counts: tuple[int, ...],
                  payments: tuple[Payment, ...] = (), message: str = "", rules: tuple[str, ...] = (),
-                 scores: tuple[int, ...] = (), pot_change: int = 0, fired: tuple[str, ...] = ()) -> None:
+                 scores: tuple[int, ...] = (), pot_change: int = 0, fired: tuple[str, ...] = (),
+                 score_lines: tuple[tuple[int, int, str], ...] = ()) -> None:
         object.__setattr__(self, "end", end)  # see Payment
         object.__setattr__(self, "winners", winners)
         object.__setattr__(self, "payouts", payouts)
@@ -75,6 +79,7 @@ class Outcome:
         object.__setattr__(self, "scores", scores)
         object.__setattr__(self, "pot_change", pot_change)
         object.__setattr__(self, "fired", fired)
+        object.__setattr__(self, "score_lines", score_lines)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)
@@ -198,9 +203,10 @@ def capped(payments: Sequence[Payment], most_lost: int | None, most_won: int | N
     return out
 
 
-def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext, totals: list[int]) -> list[str]:
+def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext, totals: list[int],
+               lines: list[tuple[int, int, str]] | None = None) -> list[str]:
     """Add each entry's points to the players it names; returns the ids of the entries that
-    scored (points other than 0 for someone)."""
+    scored (points other than 0 for someone). ``lines`` gets (seat, points, id) for each."""
     scored: list[str] = []
     for entry in entries:
         if entry.when is not None and not entry.when(ctx):
@@ -210,6 +216,8 @@ def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext
             points = entry.points(ctx)
             totals[p] += points
             ctx.scored = None
+            if points and lines is not None:
+                lines.append((p, points, entry.id))
             if points and (not scored or scored[-1] != entry.id):
                 scored.append(entry.id)
     return scored
