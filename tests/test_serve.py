@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import time
+
 import pytest
 
 pytest.importorskip("starlette", reason="tonk serve needs the 'serve' extra")
@@ -126,7 +128,7 @@ def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> Non
             others = [p for p in msg["players"] if p["name"] != name]
             # 'last': a player's last action, as the log says it (a draw never names its card).
             assert all(set(p) <= {"name", "cards", "money", "score", "dealer", "to_play", "bot", "you", "connected",
-                                  "away", "out", "folded", "last", "side", "partner"} for p in others)
+                                  "away", "out", "folded", "last", "side", "partner", "reaction"} for p in others)
             assert all(p.get("last") in (None, "draw stock", "draw discard", "drop") or
                        p["last"].split()[0] in ("discard", "spread", "hit") for p in others)
 
@@ -579,10 +581,11 @@ def test_a_new_table_waits_in_its_lobby_until_every_person_sits_down() -> None:
     assert room.game.state is None and not room.started
     ann = room.join(room.code, None)
     seen = room.snapshot(ann)
-    assert seen["lobby"]["seats"] == [{"name": "Player1", "bot": False, "taken": True},
-                                      {"name": "Player2", "bot": False, "taken": False},
-                                      {"name": "Player3", "bot": False, "taken": False},
-                                      {"name": "Greedy1", "bot": True, "taken": True}]
+    assert seen["lobby"]["seats"] == [{"name": "Player1", "bot": False, "taken": True, "ready": False},
+                                      {"name": "Player2", "bot": False, "taken": False, "ready": False},
+                                      {"name": "Player3", "bot": False, "taken": False, "ready": False},
+                                      {"name": "Greedy1", "bot": True, "taken": True, "ready": True}]
+    assert seen["lobby"]["asks_ready"] and not seen["lobby"]["you_ready"]
     assert seen["lobby"]["you_host"] and seen["lobby"]["link"] == f"/t/{room.table_id}?code={room.code}"
     assert room.snapshot(None)["lobby"]["link"] is None  # no seat, no code
     with pytest.raises(Refused, match=r"the game starts when every seat is taken \(waiting for Player2, Player3\)"):
@@ -596,10 +599,44 @@ def test_a_new_table_waits_in_its_lobby_until_every_person_sits_down() -> None:
             room.rename(bob, bad)
     assert room.game.state is None
     cy = room.join(room.code, None)
-    assert room.game.state is not None and room.started  # the last seat taken deals the first hand
-    assert "Every seat is taken: the game starts." in room.log and "lobby" not in room.snapshot(cy)
+    # Every seat taken: the last to come still sees the lobby, chooses a name, and says Ready;
+    # the first hand is dealt when every person is ready.
+    assert room.game.state is None and not room.started and "lobby" in room.snapshot(cy)
+    room.rename(cy, "Cy")
+    for person in (ann, bob):
+        room.act(person, "ready")
+    assert room.game.state is None and room.log[-1] == "Player2 is ready."
+    room.act(ann, "not ready")
+    assert room.log[-1] == "Ann is not ready yet." and not room.snapshot(ann)["lobby"]["you_ready"]
+    room.act(cy, "ready")
+    room.act(ann, "ready")
+    assert room.game.state is not None and room.started
+    assert "Everyone is ready: the game starts." in room.log and "lobby" not in room.snapshot(cy)
     with pytest.raises(Refused, match="names are chosen in the lobby"):
         room.rename(bob, "Bob")
+    with pytest.raises(Refused, match="the game has started"):
+        room.act(bob, "ready")
+
+
+def test_a_person_alone_with_bots_is_dealt_in_as_they_sit_down() -> None:
+    room = _room(seats=3, bots=("greedy", "greedy"), lobby=True)
+    ann = room.join(room.code, None)
+    assert room.started and room.game.state is not None and "Every seat is taken: the game starts." in room.log
+
+
+def test_a_reaction_shows_at_the_seat_for_a_few_seconds_and_one_at_a_time() -> None:
+    room = _room(seats=3, bots=("greedy",), lobby=True)
+    ann, bob = room.join(room.code, None), room.join(room.code, None)
+    room.act(ann, "react \U0001F44D")
+    shown = {p["name"]: p.get("reaction") for p in room.snapshot(bob)["players"]}
+    assert shown["Player1"]["face"] == "\U0001F44D" and shown["Player1"]["words"] == "thumbs up"
+    assert shown["Player2"] is None and 0 < shown["Player1"]["left"] <= 5
+    with pytest.raises(Refused, match="one reaction at a time"):
+        room.act(ann, "react \U0001F602")
+    with pytest.raises(Refused, match="react with one of"):
+        room.act(bob, "react <b>hi</b>")
+    room.reactions.last[0] = (*room.reactions.last[0][:1], time.monotonic() - 6, room.reactions.last[0][2])
+    assert all(p.get("reaction") is None for p in room.snapshot(bob)["players"])  # gone after five seconds
 
 
 def test_the_host_may_start_early_and_a_bot_keeps_the_empty_seat_until_its_person_comes() -> None:
@@ -784,3 +821,34 @@ def test_only_the_host_ends_the_game_and_only_between_hands() -> None:
         room.act(host, "end game")
     with pytest.raises(Refused, match=f"only {host.name}, who opened the table, may end the game"):
         room.act(friend, "end game")
+
+
+def test_a_points_hand_has_its_score_sheet_with_reasons_and_a_player_out_is_shown_and_told() -> None:
+    # hoyle-tunk: each player scores their unmatched cards, a knocker who is not lowest double;
+    # 100 points and you are out. Ann plays the first legal action each turn (she soon runs up
+    # points) until she is out; her page then says so, and she is shown at the table as out.
+    room = _room(ruleset="hoyle-tunk", seats=3, bots=("greedy", "greedy"), seed=3)
+    ann = room.join(room.code, None)
+    sheet_seen = False
+    for _ in range(40):
+        _play_to_end(room, ann)
+        seen = room.snapshot(ann)
+        over = seen["over"]
+        assert seen["target"] == 100
+        for name, points in over["scores"].items():  # every number with its reasons, which add up to it
+            assert sum(line["points"] for line in over["score_lines"] if line["player"] == name) == points
+        assert {line["rule"] for line in over["score_lines"]} <= {"unmatched", "knocker-double"}
+        sheet_seen = sheet_seen or bool(over["score_lines"])
+        room.act(ann, f"next hand {seen['hand_number']}")
+        if 0 not in room.game.session.seats or room.game.session.is_over():
+            break
+    assert sheet_seen
+    assert 0 not in room.game.session.seats, "Ann was never out in 40 hands"
+    assert "Player1 is out of the match." in room.log
+    seen = room.snapshot(ann)
+    assert not seen["game_over"]  # the two bots play on
+    assert seen["you_out"] and seen["legal"] == [] and seen["hand"] == []
+    me = next(p for p in seen["players"] if p["name"] == "Player1")
+    assert me["out"] and me["score"] >= 100
+    with pytest.raises(Refused, match="you are out of the match"):
+        room.act(ann, "draw stock")

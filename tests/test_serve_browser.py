@@ -79,6 +79,9 @@ def _play_my_turn(page: Any) -> None:
     """Draw from the stock when that is offered; else click a card of the hand and Discard."""
     draw = page.locator('#actions button[data-action="draw stock"]')
     if draw.count():
+        assert draw.text_content() == "Draw from the stock"  # a player's words, not the engine's
+        top = page.locator('#actions button[data-action="draw discard"]')
+        assert not top.count() or (top.text_content() or "").startswith("Take the ")
         draw.click()
         return
     page.locator("#hand .card").first.click()
@@ -368,7 +371,7 @@ def test_the_hand_is_sorted_the_drawn_card_marked_and_a_tap_on_a_pile_draws(brow
         page.screenshot(path=str(ARTIFACTS / "serve-drawn-card.png"), full_page=True)
 
 
-def test_friends_meet_in_the_lobby_choose_their_names_and_the_last_to_sit_down_starts_the_game(browser: Any) -> None:
+def test_friends_meet_in_the_lobby_choose_their_names_and_the_game_starts_when_everyone_is_ready(browser: Any) -> None:
     game = make_game("standard", seats=3, bots=("greedy",), names=(), stake=1, hands=None, seed=9, save=None,
                      resume=None)
     room = Room(game)  # a new table waits in its lobby
@@ -387,10 +390,20 @@ def test_friends_meet_in_the_lobby_choose_their_names_and_the_last_to_sit_down_s
         ann.screenshot(path=str(ARTIFACTS / "serve-lobby.png"), full_page=True)
         bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         bob.goto(server.url)
+        # The last to open the link sees the lobby too: names themselves, then everyone says Ready.
+        bob.wait_for_selector("#lobby:not([hidden])")
+        bob.fill("#name-input", "Bob")
+        bob.press("#name-input", "Enter")
+        bob.wait_for_function("document.querySelector('#you').textContent === 'You are Bob'")
+        bob.click("#ready-btn")
+        ann.wait_for_function("document.querySelector('#lobby-seats').textContent.includes('Bob: seated \u2713 ready')")
+        assert "Ann: seated not ready yet" in (ann.text_content("#lobby-seats") or "")
+        bob.screenshot(path=str(ARTIFACTS / "serve-lobby-ready.png"), full_page=True)
+        ann.click("#ready-btn")
         for page in (ann, bob):
             page.wait_for_selector("#hand .card")
             assert page.locator("#lobby").is_hidden()
-        assert room.game.names[:2] == ["Ann", "Player2"]
+        assert room.game.names[:2] == ["Ann", "Bob"] and "Everyone is ready: the game starts." in room.log
 
 
 def test_a_wild_card_is_shown_where_it_stands_in_a_spread(browser: Any) -> None:
@@ -408,7 +421,7 @@ def test_a_wild_card_is_shown_where_it_stands_in_a_spread(browser: Any) -> None:
         shown = page.eval_on_selector_all("#spreads .spread .card", "els => els.map(e => e.dataset.card)")
         assert shown == ["JD", "2H", "KD"]
         wild = page.locator("#spreads .card.wild")
-        assert wild.count() == 1 and "as QD" in (wild.text_content() or "")
+        assert wild.count() == 1 and "as Q\u2666" in (wild.text_content() or "")  # the card as shown, not its code
         assert wild.get_attribute("aria-label") == "2\u2665, 2 of hearts, wild, as queen of diamonds"
         page.locator("#spreads").screenshot(path=str(ARTIFACTS / "serve-wild-spread.png"))
 
@@ -475,13 +488,18 @@ def test_no_critical_or_serious_accessibility_violation(browser: Any, viewport: 
         page.wait_for_selector("#lobby:not([hidden])")
         assert _violations(page, axe) == [], "the lobby"
         page.close()
-    with Server(_room(1, ("greedy",), seed=21)) as server:  # mid-hand, then the hand over
+    one_hand = make_game("standard", seats=2, bots=("greedy",), names=(), stake=1, hands=1, seed=21, save=None,
+                         resume=None)
+    with Server(Room(one_hand, lobby=False)) as server:  # mid-hand, the hand over, the final standings
         page = browser.new_page(viewport=viewport)
         page.goto(server.url)
         page.wait_for_selector("#hand .card")
         assert _violations(page, axe) == [], "mid-hand"
         _play_until_the_hand_is_over(page, 200)
         assert _violations(page, axe) == [], "the hand over"
+        page.click("#next-hand")
+        page.wait_for_selector("#standings.final:not([hidden])")
+        assert _violations(page, axe) == [], "the final standings"
         page.close()
 
 
@@ -555,3 +573,104 @@ def test_each_seat_says_what_its_player_did_last(browser: Any) -> None:
                                    arg=bot)
         said = page.text_content(f'.player[data-player="{names[0]}"] .last-action') or ""
         assert said.startswith("discarded ") and said[-1] in "\u2660\u2665\u2666\u2663"
+
+
+def test_a_points_hand_shows_its_score_sheet_and_a_player_out_is_told(browser: Any) -> None:
+    # hoyle-tunk: the score sheet of a hand gives each number with the rule that scored it, and
+    # each total against the 100 a player is out at. Ann's total is set past 100 before the hand
+    # is booked: at the next hand her page says she is out, and her box shows her as out.
+    game = make_game("hoyle-tunk", seats=3, bots=("greedy", "greedy"), names=("Ann",), stake=1, hands=None,
+                     seed=5, save=None, resume=None)
+    room = Room(game, lobby=False)
+    with Server(room) as server:
+        page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        assert "/ 100" in (page.text_content('.player[data-player="Ann"]') or "")
+        _play_until_the_hand_is_over(page, 300)
+        page.wait_for_selector("#score-sheet")
+        sheet = page.text_content("#score-sheet") or ""
+        assert sheet.startswith("Score sheet") and "total (out at 100)" in sheet
+        over = room.game.state.outcome()  # type: ignore[union-attr]
+        for line in over.score_lines:
+            assert f"{'+' if line[1] > 0 else ''}{line[1]} {line[2]}" in sheet
+        assert "nothing scored" in sheet or len({line[0] for line in over.score_lines}) == 3
+        page.screenshot(path=str(ARTIFACTS / "serve-score-sheet.png"), full_page=True)
+        room.game.session.scores[0] = 150  # as if Ann had lost every earlier hand
+        page.click("#next-hand")
+        page.wait_for_function("document.querySelector('#status').textContent.startsWith('You are out of the match')")
+        box = page.text_content('.player[data-player="Ann"]') or ""
+        assert "out of the match" in box and page.locator('.player.out[data-player="Ann"]').count() == 1
+        ends = [line for line in (page.text_content("#log") or "").splitlines() if line.startswith("The hand ends (")]
+        assert all("drop" not in line for line in ends)  # hoyle-tunk's word: "knock won", never "drop won"
+
+
+def test_cards_are_said_in_words_reactions_show_at_the_seat_and_the_chime_mutes(browser: Any) -> None:
+    game = make_game("standard", seats=3, bots=("greedy",), names=("Ann", "Bob"), stake=1, hands=None, seed=13,
+                     save=None, resume=None)
+    room = Room(game, lobby=False)
+    with Server(room) as server:
+        ann, bob = (browser.new_context().new_page() for _ in range(2))
+        for page in (ann, bob):
+            page.goto(server.url)
+            page.wait_for_selector("#hand .card")
+        # A reaction: Ann taps a face, Bob sees it at Ann's seat (and a screen reader hears it).
+        ann.click('#reactions button[aria-label="React: thumbs up"]')
+        bob.wait_for_selector('.player[data-player="Ann"] .reaction')
+        assert bob.get_attribute('.player[data-player="Ann"] .reaction', "aria-label") == "Ann thumbs up"
+        bob.wait_for_function("document.querySelector('#announce').textContent === 'Ann thumbs up'")
+        bob.wait_for_selector('.player[data-player="Ann"] .reaction', state="detached", timeout=9000)  # gone after 5 s
+        # Cards in words: the log and the last move show J\u2665, never a card's code.
+        _play_until([ann, bob], "document.querySelector('#log').textContent.includes(': discard ')")
+        log = ann.text_content("#log") or ""
+        discards = [line.split(": discard ", 1)[1] for line in log.splitlines() if ": discard " in line]
+        assert discards and all(d[-1] in "\u2660\u2665\u2666\u2663" for d in discards)
+        spoken = bob.text_content("#announce") or ""
+        assert " of " in spoken or "draw stock" in spoken or spoken.endswith("thumbs up")
+        # Mute: the button says it, and the browser remembers it.
+        assert ann.text_content("#mute-btn") == "Sound: on"
+        ann.click("#mute-btn")
+        assert ann.text_content("#mute-btn") == "Sound: off" and ann.get_attribute("#mute-btn", "aria-pressed") == "true"
+        assert ann.evaluate("localStorage.getItem('tonk-mute')") == "1"
+
+
+def test_the_game_over_screen_leads_with_the_final_table_and_offers_rematch_and_leave(browser: Any) -> None:
+    game = make_game("standard", seats=2, bots=("greedy",), names=("Ann",), stake=1, hands=1, seed=31,
+                     save=None, resume=None)
+    room = Room(game, lobby=False)
+    with Server(room) as server:
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        _play_until_the_hand_is_over(page, 200)
+        page.click("#next-hand")
+        page.wait_for_selector("#standings.final:not([hidden])")
+        # The final table comes before the seats, in view on a phone, with the two big buttons.
+        top = page.evaluate("document.querySelector('#standings').getBoundingClientRect().top")
+        seats = page.evaluate("document.querySelector('#players').getBoundingClientRect().top")
+        assert top < seats and top < 844
+        assert page.locator("#standings #rematch-btn.big").count() == 1 and page.locator("#leave-btn.big").count() == 1
+        page.screenshot(path=str(ARTIFACTS / "serve-game-over.png"))
+        page.click("#leave-btn")
+        page.wait_for_selector("#left-page")
+        assert (page.text_content("#left-page") or "").startswith("You left the table.")
+        assert page.locator("#left-page a").get_attribute("href").startswith(f"http://127.0.0.1:{server.port}/t/")
+
+
+def test_on_your_turn_the_discard_shows_both_the_last_move_and_that_you_may_take_it(browser: Any) -> None:
+    room = _room(1, ("greedy",), seed=21)
+    with Server(room) as server:
+        page = browser.new_context().new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        for _ in range(10):  # until the bot has discarded and it is the person's turn to draw
+            page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0 "
+                                   "|| !document.querySelector('#over').hidden")
+            if page.locator("#discard .card.can-draw.last").count() or page.locator("#over").is_visible():
+                break
+            before = page.text_content("#log")
+            _play_my_turn(page)
+            page.wait_for_function("before => document.querySelector('#log').textContent !== before", arg=before)
+        assert page.locator("#discard .card.can-draw.last").count() == 1
+        shadow = page.evaluate("getComputedStyle(document.querySelector('#discard .card')).boxShadow")
+        assert shadow.count("0px 0px 0px") == 2, shadow  # two rings: "you may take it" and "the last move"

@@ -35,7 +35,11 @@ def _play(people: list[Person], rng: Rng, moves: int, answer_within: float = 10.
             if got:
                 quiet_since = time.monotonic()
             s = p.latest
-            if s.get("legal"):
+            lobby = s.get("lobby")
+            if lobby and lobby.get("asks_ready") and not lobby.get("you_ready") and s.get("you"):
+                p.act("ready")  # in the lobby, each person says they are ready
+                lobby["you_ready"] = True
+            elif s.get("legal"):
                 choices = [a for a in s["legal"] if a.split()[0] not in ("drop", "knock", "fold")] or s["legal"]
                 p.act(rng.choice(choices))
                 s["legal"] = []  # answered: wait for the next state

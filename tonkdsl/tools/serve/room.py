@@ -10,6 +10,7 @@ from the stock).
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 from collections import Counter
@@ -25,6 +26,7 @@ from tonkdsl.tools.bots import policy
 from tonkdsl.tools.explain.words import words
 from tonkdsl.tools.screen import in_hand_order
 from tonkdsl.language.rng import derive_seed
+from tonkdsl.tools.serve.reactions import Reactions
 from tonkdsl.tools.serve.thinking import BotTurn
 from tonkdsl.tools.files import write_atomic
 from tonkdsl.tools.play import (HUMAN, PLAYER_NAME, Game, LastRoundNotices, last_round_notice, new_table,
@@ -56,6 +58,11 @@ class Seat:
     # restart (--resume) keeps it.
     token: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     claimed: bool = False  # someone took the seat with the join code (or its link)
+    ready: bool = False  # pressed Ready in the lobby (the game starts when every person is)
+
+
+# "total >= 100", "max(players.total) >= 250": the number a score sheet plays to.
+_TARGET = re.compile(r"\btotal\)?\s*(>=|>)\s*(\d+)\b")
 
 
 class IdentityError(ValueError):
@@ -91,6 +98,7 @@ class Room:
     # person's seat) starts it; False: the first hand is dealt at once (a resumed game never waits).
     lobby: bool = True
     started: bool = False
+    reactions: Reactions = field(default_factory=Reactions)
 
     def __post_init__(self) -> None:
         g = self.game
@@ -186,10 +194,32 @@ class Room:
                       "their own seat link (shown on their page, and by the person who started the table)")
 
     def _start_when_seated(self) -> None:
-        """Out of the lobby when every person's seat is taken: the first hand is dealt."""
-        if not self.started and all(s.claimed for s in self.seats):
+        """Out of the lobby when every person's seat is taken and every person is ready (a
+        person alone at a table of bots has nobody to wait for): the first hand is dealt."""
+        if self.started or not all(s.claimed for s in self.seats):
+            return
+        if len(self.seats) == 1:
             self._say("Every seat is taken: the game starts.")
             self.start()
+        elif all(s.ready for s in self.seats):
+            self._say("Everyone is ready: the game starts.")
+            self.start()
+
+    def ready(self, seat: Seat, ready: bool) -> None:
+        """A person says they are ready to play (or not yet), in the lobby."""
+        if self.started:
+            raise Refused("the game has started")
+        if seat.ready == ready:
+            return
+        seat.ready = ready
+        self._say(f"{seat.name} is ready." if ready else f"{seat.name} is not ready yet.")
+        self._start_when_seated()
+
+    def react(self, seat: Seat, face: str) -> None:
+        """A face shown at ``seat`` on every page for a few seconds (reactions.py)."""
+        refused = self.reactions.react(seat.index, face)
+        if refused is not None:
+            raise Refused(refused)
 
     def start(self, by: Seat | None = None) -> None:
         """Deal the first hand; the seats nobody took yet are played by the stand-in bot until
@@ -263,6 +293,10 @@ class Room:
         words = text.split()
         if words == ["start"]:
             return self.start(seat)
+        if words in (["ready"], ["not", "ready"]):
+            return self.ready(seat, words == ["ready"])
+        if len(words) == 2 and words[0] == "react":
+            return self.react(seat, words[1])
         if not self.started:
             waiting = ", ".join(s.name for s in self.seats if not s.claimed)
             raise Refused(f"the game starts when every seat is taken (waiting for {waiting}) or "
@@ -307,7 +341,7 @@ class Room:
             if new:
                 self.drawn = (seat.index, g.session.index, state.turn_number, state.pack.names[new[0]])
         self.back(seat)
-        self._say(f"{seat.name}: {action}")
+        self._say(f"{seat.name}: {self._words(action)}")
         self._after_action(here, action)
 
     def next_hand(self) -> None:
@@ -345,6 +379,10 @@ class Room:
     def _words(self, action: A.Action) -> str:
         """An action as the page says it: the table's word for a drop ("knock")."""
         return self.game.ruleset.drop_called if type(action) is A.Drop else str(action)
+
+    def _end_words(self, end: str) -> str:
+        """A hand's ending as the table says it: "knock won" where the ruleset calls its drop a knock."""
+        return re.sub(r"\bdrop\b", self.game.ruleset.drop_called, end.replace("_", " "))
 
     def _winners_text(self) -> str:
         names = [self.game.names[s] for s in self.game.session.settlement().winners]
@@ -410,7 +448,7 @@ class Room:
             assert out is not None
             names = self.game.hand_names()
             winners = ", ".join(names[w] for w in out.winners) or "nobody"
-            self._say(f"The hand ends ({out.end.replace('_', ' ')}): {winners} won.")
+            self._say(f"The hand ends ({self._end_words(out.end)}): {winners} won.")
 
     def bot_to_play(self) -> bool:
         """Whether the seat to act is a bot's, or a person's whose stand-in plays for them."""
@@ -464,7 +502,7 @@ class Room:
                 self._say(f"{g.hand_names()[seat]} took too long to think: a quick move instead.")
         g.apply(seat, action)
         stand_in = " (the stand-in bot)" if g.seats[g_seat] == HUMAN else ""
-        self._say(f"{g.hand_names()[seat]}{stand_in}: {action}")
+        self._say(f"{g.hand_names()[seat]}{stand_in}: {self._words(action)}")
         self._after_action(seat, action)
 
     def turn_key(self) -> tuple[int, int] | None:
@@ -522,8 +560,12 @@ class Room:
         if not self.started:
             data["lobby"] = {
                 "seats": [{"name": g.names[i], "bot": kind != HUMAN,
-                           "taken": kind != HUMAN or any(s.index == i and s.claimed for s in self.seats)}
+                           "taken": kind != HUMAN or any(s.index == i and s.claimed for s in self.seats),
+                           "ready": kind != HUMAN or any(s.index == i and s.ready for s in self.seats)}
                           for i, kind in enumerate(g.seats)],
+                "you_ready": seat is not None and seat.ready,
+                # With one person at the table the game starts as they sit down: nobody to wait for.
+                "asks_ready": len(self.seats) > 1,
                 "host": self.seats[0].name, "you_host": seat is self.seats[0],
                 # The table's link with its code, for a seated person to share.
                 "link": f"/t/{self.table_id}?code={self.code}" if seat is not None else None,
@@ -541,10 +583,16 @@ class Room:
             return {"side": SIDE_LETTERS[sides[i] % len(SIDE_LETTERS)],
                     "partner": mine is not None and sides[i] == mine and seat is not None and i != seat.index}
 
+        reacting = {i: r for i in range(len(names)) if (r := self.reactions.shown(i)) is not None}
+        target = self._target()
+        if target is not None:
+            data["target"] = target  # the total a player is out at (or the match ends at): "56 / 100"
+        data["you_out"] = seat is not None and seat.index not in active and not over_now
+
         if state is None:
             data["players"] = [{"name": names[i], "money": session.ledger[i], "score": session.scores[i],
                                 "bot": g.seats[i] != HUMAN, "out": i not in active, **presence.get(i, {}),
-                                **side_of(i)} for i in range(len(names))]
+                                **side_of(i), "reaction": reacting.get(i)} for i in range(len(names))]
             if sides is not None:
                 data["sides"] = self.side_totals(list(session.ledger), list(session.scores))
             if over_now:
@@ -566,8 +614,12 @@ class Room:
             "score": session.scores[g_seat] + scored[local], "dealer": local == state.dealer,
             "to_play": local == current, "bot": g.seats[g_seat] != HUMAN, "you": local == here,
             "folded": bool(state.sitting_out >> local & 1), **presence.get(g_seat, {}), **side_of(g_seat),
-            "last": self.last_actions.get(names[g_seat]),
+            "last": self.last_actions.get(names[g_seat]), "reaction": reacting.get(g_seat),
         } for local, g_seat in enumerate(active)]
+        # A player out of the match stays at the table, shown as out (they watch the rest).
+        data["players"] += [{"name": names[i], "money": session.ledger[i], "score": session.scores[i],
+                             "bot": g.seats[i] != HUMAN, "out": True, **presence.get(i, {}), **side_of(i),
+                             "reaction": reacting.get(i)} for i in range(len(names)) if i not in active]
         if sides is not None:  # the sides' totals, this hand's money counted while its end is shown
             money, score = list(session.ledger), list(session.scores)
             for local, g_seat in enumerate(active):
@@ -630,8 +682,21 @@ class Room:
                               "payee": "the pot" if p.payee < 0 else names[active[p.payee]],
                               "amount": p.amount, "rule": p.rule} for p in out.payments],
                 "scores": {names[active[s]]: v for s, v in enumerate(out.scores)} if out.scores else None,
+                # On a score sheet, the reason for each number: the score entry that scored it.
+                "score_lines": [{"player": names[active[p]], "points": v, "rule": rule}
+                                for p, v, rule in out.score_lines],
             }
         return data
+
+    def _target(self) -> int | None:
+        """The total a player is out at, or the match ends at, where the ruleset says it as
+        ``total >= N`` (or ``> N``): the page shows each total against it ("56 / 100")."""
+        rules = self.game.ruleset.session
+        for rule in (rules.eliminate_when, rules.ends_when):
+            found = _TARGET.search(rule.source) if rule is not None else None
+            if found:
+                return int(found.group(2)) + (1 if found.group(1) == ">" else 0)
+        return None
 
     def _reads_unmatched(self) -> bool:
         """Whether the drop is decided on the unmatched cards (the page then shows their count)."""
