@@ -674,3 +674,22 @@ def test_on_your_turn_the_discard_shows_both_the_last_move_and_that_you_may_take
         assert page.locator("#discard .card.can-draw.last").count() == 1
         shadow = page.evaluate("getComputedStyle(document.querySelector('#discard .card')).boxShadow")
         assert shadow.count("0px 0px 0px") == 2, shadow  # two rings: "you may take it" and "the last move"
+
+
+def test_hoyle_tunks_knock_is_asked_as_a_knock_on_unmatched_cards_with_a_last_round(browser: Any) -> None:
+    game = make_game("hoyle-tunk", seats=2, bots=("greedy",), names=("Ann",), stake=1, hands=None, seed=2,
+                     save=None, resume=None)
+    room = Room(game, lobby=False)
+    with Server(room) as server:
+        page = browser.new_context().new_page()
+        page.goto(server.url)
+        page.wait_for_selector('#actions button[data-action="draw stock"]')
+        page.click('#actions button[data-action="draw stock"]')  # seed 2: then Ann may knock
+        page.wait_for_selector("#drop-btn")
+        assert page.text_content("#drop-btn") == "Knock"
+        asked: list[str] = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        page.click("#drop-btn")
+        unmatched = room.snapshot(room.seats[0])["unmatched"]
+        assert asked == [f"Knock now with {unmatched} unmatched? The others then have their last turn."]
+        assert not room.game.state.is_terminal()  # type: ignore[union-attr]  # asked, and declined

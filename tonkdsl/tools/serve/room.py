@@ -553,7 +553,9 @@ class Room:
             "you": seat.name if seat else None, "log": list(self.log),
             "hand_number": session.index + (1 if state is not None else 0), "hands_total": g.hands,
             "game_over": over_now, "points": rs.score_sheet != "money",
-            "words": {"drop": rs.drop_called}, "scoring": self._scoring_words(),
+            # The ruleset's word for a drop, and what one does: whether the others get a last
+            # turn (the page's confirmation says so, not "the hand ends for everyone").
+            "words": {"drop": rs.drop_called, "last_round": rs.last_round > 0}, "scoring": self._scoring_words(),
             "save_error": g.save_error,  # the page's status line says it while saving fails
             "host": self.seats[0].name, "you_host": seat is self.seats[0],  # the host may end the game
         }
