@@ -693,3 +693,29 @@ def test_hoyle_tunks_knock_is_asked_as_a_knock_on_unmatched_cards_with_a_last_ro
         unmatched = room.snapshot(room.seats[0])["unmatched"]
         assert asked == [f"Knock now with {unmatched} unmatched? The others then have their last turn."]
         assert not room.game.state.is_terminal()  # type: ignore[union-attr]  # asked, and declined
+
+
+def test_a_person_whose_clock_ran_out_takes_the_seat_back_with_one_tap(browser: Any) -> None:
+    game = make_game("standard", seats=2, bots=("greedy",), names=("Ann",), stake=1, hands=20, seed=13,
+                     save=None, resume=None)
+    room = Room(game, turn_time=2.0, lobby=False)  # time enough to play a turn on a busy machine
+    with Server(room) as server:
+        page = browser.new_context().new_page()
+        page.goto(server.url)
+        page.wait_for_selector("#hand .card")
+        # Ann lets her clock run out: her page says a bot plays for her, and offers one button.
+        page.wait_for_function("document.querySelector('#status').textContent === "
+                               "'A bot is playing for you: take your seat back'", timeout=15000)
+        assert page.locator("#actions button").count() == 1 and page.text_content("#back-btn") == "I am back"
+        assert page.locator("#discard-btn, #drop-btn").count() == 0  # nothing a bot's move could beat
+        page.click("#back-btn")
+        page.wait_for_function("!document.querySelector('#status').textContent.startsWith('A bot is playing')")
+        # Within one move it is her turn again, offered to her: she plays it, and nothing is refused.
+        page.wait_for_function("document.querySelectorAll('#actions button, #discard-btn').length > 0 "
+                               "|| !document.querySelector('#over').hidden", timeout=15000)
+        if not page.locator("#over").is_visible():
+            before = page.text_content("#log")
+            _play_my_turn(page)
+            page.wait_for_function("before => document.querySelector('#log').textContent !== before", arg=before)
+            assert (page.text_content("#message") or "") == ""
+            assert "Ann: " in (page.text_content("#log") or "").split("Ann is back.")[-1]
