@@ -149,3 +149,19 @@ def test_a_save_whose_deal_cannot_be_dealt_gets_a_located_error(tmp_path: Path) 
         resume_game(save)
     d = exc.value.diagnostics[0]
     assert d.line > 0 and d.path.startswith("$.deals[0]")
+
+
+def test_a_hand_of_thirteen_is_dealt_and_fourteen_or_thirteen_and_an_extra_card_are_refused(write) -> None:
+    # A rummy hand of 13 (issue 76) fits MAX_SEAT_CARDS; a 14th card does not, dealt or extra.
+    from tonkdsl.interpreter.engine import deal
+    ok = write("thirteen.yaml", "extends: standard\nname: Thirteen\nplayers: {min: 2, max: 3}\n"
+               "deal: {hand_size: 13}\ndeal_wins: {rules: []}\n")
+    state = deal(load_ruleset(ok), 3, seed=1)
+    assert [len(h) for h in state.hands] == [13, 13, 13] and len(state.stock) == 52 - 39 - 1
+    for name, text, code in (("fourteen.yaml", "deal: {hand_size: 14}\n", "schema-range"),
+                             ("extra.yaml", "deal: {hand_size: 13, extra_cards: [{to: dealer, cards: 1}]}\n",
+                              "limit-seat-cards")):
+        bad = write(name, "extends: standard\nname: Too many\nplayers: {min: 2, max: 3}\n" + text)
+        with pytest.raises(LoadError) as exc:
+            load_ruleset(bad)
+        assert exc.value.diagnostics[0].code == code

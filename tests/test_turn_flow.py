@@ -97,6 +97,26 @@ def test_a_rebuilt_stock_is_the_discard_pile_but_its_top_shuffled_from_the_seed(
     assert run(False) == run(True)  # the same seed: the same rebuilt stock
 
 
+def test_a_stock_rebuilt_from_the_whole_pile_as_often_as_it_runs_out() -> None:
+    # stock.rebuild: always, rebuild_takes: whole_pile: the top card goes into the new stock too,
+    # the discard pile is left empty, and the stock is rebuilt every time it runs out.
+    rs = load_ruleset(VAR / "x76-whole-pile-rebuilt.yaml")
+    state = deal(rs, 2, seed=11, dealer=1)
+    rebuilt = 0
+    while not state.is_terminal() and rebuilt < 3:
+        if not state.stock:
+            pile = list(state.discard_pile)
+            state.apply("draw stock")
+            rebuilt += 1
+            assert state.rebuilds == rebuilt and state.discard_pile == []
+            assert sorted(state.stock + [state.hands[state.current][-1]]) == sorted(pile)
+        else:
+            state.apply("draw stock")
+        state.apply(f"discard {state.pack.names[state.hands[state.current][-1]]}")
+        assert sorted([c for h in state.hands for c in h] + state.stock + state.discard_pile) == list(range(16))
+    assert rebuilt == 3  # no cap: a fourth would come too
+
+
 def test_without_a_rebuild_the_hand_ends_when_the_stock_runs_out(write: Any) -> None:
     p = write("r.yaml", f"extends: {VAR / 'x15-rebuilt-stock.yaml'}\nname: R\nstock: {{rebuild: 0}}\n")
     state = deal(load_ruleset(p, allow_paths=[VAR]), 2, seed=11, dealer=1)

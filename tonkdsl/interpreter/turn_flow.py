@@ -199,12 +199,15 @@ class TurnFlow(TurnRules):
                 self._event("spread_laid", seat, spread=tuple(combo))
 
     def _rebuild_stock(self) -> bool:
-        """Shuffle the discard pile but its top card into a new stock, if the ruleset allows
-        another rebuild this hand (seeded by the deal's seed: the same hand every time)."""
-        if self.rebuilds >= self.ruleset.stock_rebuild or len(self.discard_pile) < 2:
+        """Shuffle the discard pile but its top card (or the whole pile, stock.rebuild_takes)
+        into a new stock, if the ruleset allows another rebuild this hand (seeded by the deal's
+        seed: the same hand every time)."""
+        rs = self.ruleset
+        kept = 0 if rs.stock_rebuild_whole else 1  # the top card that stays face up
+        if self.rebuilds >= rs.stock_rebuild or len(self.discard_pile) <= kept:
             return False
-        cards = self.discard_pile[:-1]
-        del self.discard_pile[:-1]
+        cards = self.discard_pile[:len(self.discard_pile) - kept]
+        del self.discard_pile[:len(self.discard_pile) - kept]
         shuffle(Rng(derive_seed(self.seed ^ _REBUILD_SALT, self.rebuilds)), cards)
         self.stock[:] = cards
         self.rebuilds += 1

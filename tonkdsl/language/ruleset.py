@@ -19,7 +19,7 @@ from tonkdsl.language.names import SIDE_NAMES, holder_chooses, make_names
 from tonkdsl.language.schema_check import construct_schemas
 
 MAX_PLAYERS = 12  # the schema's limit on players.max
-# The most cards one seat may be dealt: the schema's hand_size limit (12) plus one extra card.
+# The most cards one seat may be dealt: the schema's hand_size limit (13), or 12 and one extra card.
 # Finding a hand's spreads grows fast with its size (a dealer dealt 34 cards made one hand last
 # over 300 s), so the cards a seat can be dealt are bounded when the file loads.
 MAX_SEAT_CARDS = 13
@@ -207,7 +207,8 @@ class Ruleset:
     last_round: int  # how many of the next players get one more turn after a drop (99: all)
     first_player: Compiled | None  # None: the dealer's left
     first_turn_draws: bool
-    stock_rebuild: int
+    stock_rebuild: int  # rebuilds a hand at most (stock.rebuild; 'always': MAX_TURNS, more than a hand can use)
+    stock_rebuild_whole: bool  # a rebuild takes the whole discard pile, its top card too (stock.rebuild_takes)
     extra_cards: tuple[tuple[Compiled, int], ...]
     next_dealers: tuple[NextDealer, ...]
     eat_allowed: Compiled | None  # None: no eating
@@ -680,7 +681,8 @@ class _Builder:
             drop_lays_spreads=bool(turn["drop"].get("lay_spreads", False)),
             last_round=99 if turn["drop"].get("last_round", 0) == "all" else int(turn["drop"].get("last_round", 0)),
             first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
-            stock_rebuild=int((d.get("stock") or {}).get("rebuild", 0)),
+            stock_rebuild=_rebuilds((d.get("stock") or {}).get("rebuild", 0)),
+            stock_rebuild_whole=(d.get("stock") or {}).get("rebuild_takes") == "whole_pile",
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
             eat_allowed=eat_allowed, windows=tuple(windows), eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
             ante=ante, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
@@ -715,6 +717,15 @@ class _Builder:
 
 # The pot as one side of a transfer: a set holding the pot's seat number.
 _POT_SIDE = Compiled("pot", PLAYERS, lambda ctx: (POT,))
+
+
+# stock.rebuild: always: more rebuilds than any hand can make (the engine's turn cap ends a hand first).
+REBUILD_ALWAYS = 1_000_000_000
+
+
+def _rebuilds(value: Any) -> int:
+    """stock.rebuild as a number of rebuilds a hand ('always': REBUILD_ALWAYS)."""
+    return REBUILD_ALWAYS if value == "always" else int(value)
 
 
 def build(doc: Doc, *, shape_checked: bool = True) -> tuple[Ruleset | None, list[Diagnostic]]:

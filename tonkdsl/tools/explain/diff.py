@@ -231,8 +231,13 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
         return f"After a drop, one more turn for {last(x)} -> {last(y)}"
     if path == ("stock", "rebuild"):
         def times(v: Any) -> str:
-            return "never" if v is _MISSING or v == 0 else "once a hand" if v == 1 else f"up to {v} times a hand"
+            return ("never" if v is _MISSING or v == 0 else "every time it runs out" if v == "always" else
+                    "once a hand" if v == 1 else f"up to {v} times a hand")
         return f"An empty stock is rebuilt from the discard pile {times(x)} -> {times(y)}"
+    if path == ("stock", "rebuild_takes"):
+        def takes(v: Any) -> str:
+            return "the whole pile" if v == "whole_pile" else "the pile but its top card"
+        return f"A rebuilt stock takes {takes(x)} -> {takes(y)}"
     if path == ("turn", "first_turn"):
         def first(v: Any) -> str:
             return "without a draw (spreads and the discard)" if v == "no_draw" else "with a draw"

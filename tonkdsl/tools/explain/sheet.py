@@ -13,7 +13,7 @@ from typing import Any
 from tonkdsl.interpreter.rules import RULES, plan_for
 from tonkdsl.interpreter.rules.base import STOCK_NEVER_EMPTY
 from tonkdsl.language.cards import JOKER
-from tonkdsl.language.ruleset import Ending, Ruleset, Transfer
+from tonkdsl.language.ruleset import REBUILD_ALWAYS, Ending, Ruleset, Transfer
 from tonkdsl.tools.explain.words import amount, one_player, payment, players, words
 
 _ENDING_TITLE = {
@@ -419,9 +419,13 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
              "last_card_drawn": "The hand ends when the last card of the stock has been drawn and the turn is over.",
              None: "The ruleset does not say what happens when the stock runs out."}[rs.stock_exhausted]
     if rs.stock_rebuild:
-        times = "once" if rs.stock_rebuild == 1 else f"up to {rs.stock_rebuild} times"
-        stock = (f"When the stock runs out, {times} a hand the discard pile but its top card is shuffled into a new "
-                 "stock and play goes on. After that: " + stock[:1].lower() + stock[1:])
+        pile = "the whole discard pile" if rs.stock_rebuild_whole else "the discard pile but its top card"
+        if rs.stock_rebuild >= REBUILD_ALWAYS:
+            stock = f"When the stock runs out, {pile} is shuffled into a new stock and play goes on, as often as it runs out."
+        else:
+            times = "once" if rs.stock_rebuild == 1 else f"up to {rs.stock_rebuild} times"
+            stock = (f"When the stock runs out, {times} a hand {pile} is shuffled into a new stock and play goes on. "
+                     "After that: " + stock[:1].lower() + stock[1:])
     if STOCK_NEVER_EMPTY not in plan_for(rs).facts:  # a construct ends the hand first: it says how itself
         turn.lines.append(stock)
     out.append(turn)
