@@ -71,7 +71,7 @@ class MeldRules:
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
-        "spread_checked", "free_discard_draw", "play_conditions", "naturals_bind", "plan")
+        "spread_checked", "free_discard_draw", "play_conditions", "hit_reads_cards", "naturals_bind", "plan")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -123,6 +123,9 @@ class MeldRules:
         # Whether a spread or a hit may depend on the state (a condition reads it): then whether a
         # card taken can be played at once is asked of a twin holding it (TurnRules._fits_at_once).
         self.play_conditions = self.spread_checked or bool(self.guards) or rs.hit_allowed is not None
+        # hits.allowed reads the cards of a hit (the spread as it leaves it, the cards hit): it
+        # is asked of each hit, not of each spread.
+        self.hit_reads_cards = rs.hit_allowed is not None and bool(rs.hit_allowed.names_used & {"spread", "hit"})
         # The start-of-turn actions (bits: 1 drop, 2 claim, 4 draw stock, 8 draw discard) that
         # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
         drop = rs.drop_allowed.constant

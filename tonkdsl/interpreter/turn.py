@@ -481,10 +481,14 @@ class TurnRules:
             if melds.guards and self._guard_fails(AFTER_DRAW, "hit", seat, owner=sp.owner) is not None:
                 continue
             for combo in melds.hits_on(sp.cards, sp.kind, cards, limit, fits):
+                if melds.hit_reads_cards and not self._may_hit(seat, sp, combo):
+                    continue  # hits.allowed reads the cards: asked of each hit
                 out.append((i + 1, combo))
         return out
 
-    def _may_hit(self, seat: int, sp: TableSpread) -> bool:
+    def _may_hit(self, seat: int, sp: TableSpread, cards: Sequence[int] | None = None) -> bool:
+        """Whether ``seat`` may hit ``sp`` (with ``cards``). Where hits.allowed reads the cards
+        (``spread``, ``hit``) and none are given, only what does not depend on them is asked."""
         rs = self.ruleset
         if sp.kind == "book" and not rs.hit_books:
             return False
@@ -495,7 +499,12 @@ class TurnRules:
         if rs.hit_spreads == "others" and sp.owner == seat:
             return False
         if rs.hit_allowed is not None:  # the ruleset's own condition on the hitter and the owner
-            return bool(self._eval(rs.hit_allowed, self._ctx(actor=seat, owner=sp.owner)))
+            if not self.melds.hit_reads_cards:
+                return bool(self._eval(rs.hit_allowed, self._ctx(actor=seat, owner=sp.owner)))
+            if cards is None:
+                return True
+            hit = tuple(cards)
+            return bool(self._eval(rs.hit_allowed, self._ctx(actor=seat, owner=sp.owner, spread=(*sp.cards, *hit), hit=hit)))
         return True
 
     # --- applying -----------------------------------------------------------------------
@@ -670,7 +679,7 @@ class TurnRules:
         if action.target > len(self.spreads):
             raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
         sp = self.spreads[action.target - 1]
-        if not self._may_hit(seat, sp):
+        if not self._may_hit(seat, sp, cards):
             what = {"book": "books", "run": "runs"}[sp.kind]
             if (sp.kind == "book" and not rs.hit_books) or (sp.kind == "run" and not rs.hit_runs):
                 raise IllegalAction(f"{what} cannot be hit in this ruleset")

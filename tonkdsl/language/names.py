@@ -19,12 +19,12 @@ if TYPE_CHECKING:  # pragma: no cover
 class EvalContext:
     """What an expression sees: the state, the players playing a role, the 'where' items."""
 
-    __slots__ = ("state", "actor", "dropper", "payer", "payee", "owner", "scored", "spread", "items",
+    __slots__ = ("state", "actor", "dropper", "payer", "payee", "owner", "scored", "spread", "hit", "items",
                  "declared")
 
     def __init__(self, state: "State", actor: int | None = None, dropper: int | None = None,
                  payer: int | None = None, payee: int | None = None, owner: int | None = None,
-                 scored: int | None = None, spread: tuple[int, ...] = ()) -> None:
+                 scored: int | None = None, spread: tuple[int, ...] = (), hit: tuple[int, ...] = ()) -> None:
         self.state = state
         self.actor = actor
         self.dropper = dropper
@@ -33,6 +33,7 @@ class EvalContext:
         self.owner = owner
         self.scored = scored
         self.spread = spread
+        self.hit = hit  # the cards played onto a spread (hits.allowed reads them)
         self.items: list[Any] = []
         # The total the actor declares for their own count while a condition about them is
         # tried with each total their hand can make (see holder_chooses); None otherwise.
@@ -150,7 +151,8 @@ def _winners(c: "EvalContext") -> tuple[int, ...]:
 
 # Sets (of cards or players) that exist in one place only.
 CARD_SETS: dict[str, tuple[Type, Any, str]] = {
-    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except; bonuses on spread_laid, spread_hit)"),
+    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except; bonuses on spread_laid, spread_hit; hits.allowed: the spread with the cards hit)"),
+    "hit": (list_of(CARD), lambda c: c.hit, "the cards played onto the spread (hits.allowed)"),
     "winners": (list_of(PLAYER), _winners, "the winners of the hand that just ended (deal.next_dealer)"),
 }
 

@@ -617,7 +617,8 @@ class _Builder:
         claim_when = self.expr(("turn", "claim", "when"), BOOL, act, required=False)
         going_out = self.expr(("going_out", "allowed"), BOOL, act)
         hold_allowed = self.expr(("melds", "hold", "allowed"), BOOL, act, required=False)
-        hit_allowed = self.expr(("hits", "allowed"), BOOL, ("actor", "owner"), required=False)
+        # About the hitter and the owner, and the cards: the spread as the hit leaves it, the cards hit.
+        hit_allowed = self.expr(("hits", "allowed"), BOOL, ("actor", "owner"), required=False, card_sets=("spread", "hit"))
         hold_except = self.expr(("melds", "hold", "except"), BOOL, act, required=False, card_sets=("spread",))
         spread_allowed = self.expr(("turn", "spread", "allowed"), BOOL, act, required=False, card_sets=("spread",))
         must_take = self.expr(("turn", "draw", "must_take"), BOOL, act, required=False)

@@ -88,7 +88,7 @@ class Slapping(OnTheDiscard):
         return [Slap(name, i + 1) for i, sp in enumerate(st.spreads) if self._fits(st, seat, opened.card, sp)]
 
     def _fits(self, st: "State", seat: int, card: int, sp: "TableSpread") -> bool:
-        if not st._may_hit(seat, sp):
+        if not st._may_hit(seat, sp, (card,)):
             return False
         check = st.melds.is_book if sp.kind == "book" else st.melds.is_run
         if not check(sp.cards + [card]):

@@ -470,7 +470,9 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
             kinds.append(f"add cards to a book (up to {rs.book_max})")
         hits.lines.append(f"You may hit {whose} spreads: {_list(kinds)}.")
         if rs.hit_allowed is not None and rs.hit_allowed.source.strip() != "true":
-            hits.lines.append(f"You may hit a spread only when {words(rs.hit_allowed.source, 'you')}.")
+            # Where the condition reads the cards, 'the spread' is the spread with the cards hit.
+            counted = ", the cards hit counted in the spread," if rs.hit_allowed.names_used & {"spread", "hit"} else ""
+            hits.lines.append(f"You may hit a spread only when{counted} {words(rs.hit_allowed.source, 'you')}.")
         if not rs.hit_books:
             hits.lines.append("Books cannot be hit.")
         if rs.hits_per_turn:

@@ -414,6 +414,8 @@ class _Reader:
             if n == "spread":
                 return Set("card", "cards", " of the spread", card=True,
                            held=Cards("the spread", "holds", "does not hold"))
+            if n == "hit":
+                return Set("card", "cards", " hit", card=True, held=Cards("the hit", "plays", "does not play"))
             return None
         if d == "attr" and str(c[1]) in _SIDE_SETS:
             who = self.player(c[0])
