@@ -63,7 +63,7 @@ from tonkdsl.language.merge import Doc, is_id_list
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset, build
 from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
-from tonkdsl.tools.lint.empty_min import min_of_empty
+from tonkdsl.tools.lint.empty_min import divide_by_empty, min_of_empty
 from tonkdsl.tools.lint.intervals import INF, SUBJECT, Abs, Bool, Items, Num, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.tools.lint.relations import Asker, Verdict
@@ -105,6 +105,8 @@ CODES = {
     "amount-not-positive": "An amount that is never positive, or can go below zero",
     "set-always-empty": "Winners, payers or payees that are always nobody",
     "min-of-empty": "min() or max() of a set that can be empty at play",
+    "divide-by-zero": "A division by the count of a set that can be empty at play",
+    "money-on-points": "Payments with no score entry on a points sheet, which move nothing",
     "payout-never-pays": "A payout whose payers may never pay its payees",
     "winner-unpaid": "An ending whose winners receive nothing",
     "winners-may-be-empty": "An ending that can end with no winner",
@@ -687,6 +689,26 @@ class _Linter:
             self.add("rule-for-disabled", "warning", "payouts for going out, but going out is never allowed "
                      "(going_out.allowed is false)", ("endings", "tonk_out", "payouts"), ("going_out", "allowed"))
 
+    def money_on_points(self) -> None:
+        """On a points sheet only score entries count (the engine moves no money): an automatic
+        win or an ending with payments and no score entry moves nothing at all."""
+        rs = self.rs
+        if rs.score_sheet != "points":
+            return
+        sheet = ("scoring", "sheet")
+        for i, win in enumerate(rs.deal_wins):
+            if win.pays.constant != 0 and not win.scores:
+                self.add("money-on-points", "warning", f"the automatic win '{win.id}' pays '{win.pays.source}' but "
+                         "scores nothing, and on a points sheet only score entries count: it moves nothing",
+                         ("deal_wins", "rules", i, "pays"), sheet,
+                         hint=f"give '{win.id}' scores: [{{id: ..., players: others, points: ...}}]")
+        for kind, ending in rs.endings.items():
+            if ending.payouts and not ending.scores:
+                self.add("money-on-points", "warning", f"'{kind}' has payouts but no scores, and on a points sheet "
+                         "only score entries count: the hand ends with every score unchanged",
+                         ("endings", kind, "payouts"), sheet,
+                         hint=f"write endings.{kind}.scores (and remove the payouts)")
+
     def run(self) -> list[Diagnostic]:
         self.pack()
         self.pack_names()
@@ -699,6 +721,7 @@ class _Linter:
         self.conditions()
         self.empty_sets()
         self.empty_min_max()
+        self.money_on_points()
         self.amounts()
         self.winners_by_relations()
         self.shadowed_dealers()
@@ -913,9 +936,11 @@ class _Linter:
     def empty_min_max(self) -> None:
         """min() and max() of a set that can be empty at play (lint/empty_min.py)."""
         keys = {*_CONDITION_KEYS, "winners", "from", "to", "players", "by", "amount", "pays", "ante"}
-        min_of_empty(self.rs, _expression_fields(self.data, keys), self.asker.empty,
-                     lambda code, severity, message, path, *related, hint="": self.add(
-                         code, severity, message, path, *related, hint=hint))
+        def add(code: str, severity: str, message: str, path: Any, *related: Any, hint: str = "") -> None:
+            self.add(code, severity, message, path, *related, hint=hint)
+        fields = _expression_fields(self.data, keys)
+        min_of_empty(self.rs, fields, self.asker.empty, add)
+        divide_by_empty(self.rs, fields, self.asker.empty, add)
 
     def amounts(self) -> None:
         """Amounts (payouts, bonuses, antes) that are never positive or can go below zero."""
@@ -956,6 +981,9 @@ def _reason(verdict: Verdict, path: Path) -> str:
     what the names read there."""
     if verdict.reason:
         return verdict.reason
+    if len(path) > 1 and path[:2] == ("endings", "others_folded"):
+        return ("in 'others_folded' every player but the last one in has folded, and who folded is not among "
+                "players, others, partners or opponents (they are 'folded')")
     if "dropper" in _subject(path):
         return f"in '{path[1]}' the bare names read the dropper (the ending's actor)"
     return "it contradicts itself, whatever the values of its names"

@@ -1,5 +1,6 @@
-"""``min()`` and ``max()`` of a set that can be empty: the expression fails at play ("min() of an
-empty list"), and a table that meets it stops (a hand void, nothing lost, but a hand lost).
+"""Expressions that fail at play when a set is empty: ``min()`` and ``max()`` of it ("min() of an
+empty list"), and a division by its count ("division by zero": ``pot / count(winners)``). A
+table that meets one stops the hand (void, nothing lost, but a hand lost).
 
 Two causes, each named at its line:
 
@@ -70,3 +71,43 @@ def min_of_empty(rs: Ruleset, fields: list[tuple[tuple[Any, ...], str]], empty: 
             add("min-of-empty", "warning", f"{fn}() of '{set_source}' fails at play when '{set_source}' is empty: "
                 f"{why}", path, *([fold_path] if fold_path and "fold" in why else []),
                 hint=f"guard it: count({set_source}) == 0 or ..., or take {fn}() over a set that is never empty")
+
+
+def _divisions(tree: Any, source: str) -> Iterator[tuple[str, str]]:
+    """('/' or '%', the set counted) for each division by ``count(S)``."""
+    if not isinstance(tree, Tree):
+        return
+    if tree.data in ("div", "mod"):
+        den = tree.children[1]
+        if (isinstance(den, Tree) and den.data == "call" and isinstance(den.children[0], Token)
+                and str(den.children[0]) == "count" and len(den.children) == 2):
+            arg = den.children[1]
+            meta = getattr(arg, "meta", None)
+            if isinstance(arg, Tree) and meta is not None and not getattr(meta, "empty", True):
+                yield ("/" if tree.data == "div" else "%"), source[meta.start_pos:meta.end_pos]
+            elif isinstance(arg, Token):
+                yield ("/" if tree.data == "div" else "%"), str(arg)
+    for child in tree.children:
+        yield from _divisions(child, source)
+
+
+def divide_by_empty(rs: Ruleset, fields: list[tuple[tuple[Any, ...], str]],
+                    empty: Callable[[tuple[Any, ...], str], Any], add: Callable[..., None]) -> None:
+    """Warn (code divide-by-zero) at each division by ``count(S)`` where S can be empty at play."""
+    for path, source in fields:
+        try:
+            tree = parse(source)
+        except ExprError:
+            continue  # validate says it
+        for sym, set_source in _divisions(tree, source):
+            if f"count({set_source}) == 0" in source or f"count({set_source}) > 0" in source:
+                continue  # guarded by its author
+            why = _folding_empties(rs, set_source)
+            if why is None:
+                verdict = empty(path, set_source)
+                if verdict is None or not verdict.possible:
+                    continue
+                why = f"it can be empty here{', for example ' + verdict.example if verdict.example else ''}"
+            add("divide-by-zero", "warning", f"'{sym} count({set_source})' divides by zero at play when "
+                f"'{set_source}' is empty: {why}", path,
+                hint=f"guard it (count({set_source}) == 0 or ...), or divide by max([1, count({set_source})])")

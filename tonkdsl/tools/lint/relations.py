@@ -56,6 +56,8 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
         if kind == "drop_caught":
             return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_caught' the dropper failed turn.drop.wins_if "
                                                            f"('{wins_if}')", False), *drop_turn], winners=winners)
+        if kind == "others_folded":
+            return Moment(winners=winners, others_folded=True)
         if kind in ("tonk_out", "out_on_discard"):
             emptied_in_own_turn = [own_turn] if PLAYS_OUT_OF_TURN not in plan_for(rs).facts and rs.eat_allowed is None else []
             return Moment(facts=emptied_in_own_turn, empty_hand=True, winners=winners)

@@ -51,6 +51,9 @@ class Moment:
     empty_hand: bool = False  # the actor has just gone out
     winners: str | None = None  # the ending's winners (for the name 'winners')
     spreads: Spreads | None = None  # the spreads 'spread' can be (a bonus on spread_laid...)
+    # Every player but the actor has folded ('others_folded'): who folded is not among players,
+    # others, partners or opponents (names.py), and is among 'folded'.
+    others_folded: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,8 @@ class Table:
         side = self.sides
 
         def holds(k: int, s: int) -> bool:
+            if self.moment.others_folded and s != 0:
+                return False  # they folded: not among anyone's partners or opponents
             return side[s] != side[k] if name == "opponents" else s != k and side[s] == side[k]
         if z3.is_int_value(seat):
             k = seat.as_long()
@@ -293,8 +298,10 @@ class Table:
             if name in self.seats:
                 return self.seats[name]
             if name == "players":
-                return [z3.BoolVal(True)] * self.n
+                return [z3.BoolVal(s == 0 or not self.moment.others_folded) for s in range(self.n)]
             if name == "others":
+                return [z3.BoolVal(s != 0 and not self.moment.others_folded) for s in range(self.n)]
+            if name == "folded" and self.moment.others_folded:
                 return [z3.BoolVal(s != 0) for s in range(self.n)]
             if name == "lowest":
                 low = self.glob("min_count")
