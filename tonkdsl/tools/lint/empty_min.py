@@ -47,30 +47,42 @@ def _folding_empties(rs: Ruleset, set_source: str) -> str | None:
     return None
 
 
-def min_of_empty(rs: Ruleset, fields: list[tuple[tuple[Any, ...], str]], empty: Callable[[tuple[Any, ...], str], Any],
-                 add: Callable[..., None]) -> None:
-    """Warn (code min-of-empty) at each min()/max() whose set can be empty at play. ``empty(path,
-    set)`` is the relations' question (a Verdict or None); ``add`` the linter's."""
+Fields = list[tuple[tuple[Any, ...], str]]
+Empty = Callable[[tuple[Any, ...], str], Any]
+
+
+def _empty_sets(rs: Ruleset, fields: Fields, empty: Empty, find: Callable[[Any, str], Iterator[tuple[str, str]]],
+                guards: Callable[[str], tuple[str, ...]]) -> Iterator[tuple[tuple[Any, ...], str, str, str]]:
+    """(path, what, the set, why it can be empty) for each place ``find`` yields in ``fields``
+    whose set can be empty at play; a place whose source holds one of ``guards(set)`` is left
+    alone (its author guarded it)."""
     for path, source in fields:
         try:
             tree = parse(source)
         except ExprError:
             continue  # validate says it
-        for fn, set_source in _calls(tree, source):
-            if f"count({set_source})" in source:
-                continue  # guarded by its author: count(S) == 0 or ...
+        for what, set_source in find(tree, source):
+            if any(g in source for g in guards(set_source)):
+                continue
             why = _folding_empties(rs, set_source)
             if why is None:
                 verdict = empty(path, set_source)
                 if verdict is None or not verdict.possible:
                     continue
                 why = f"it can be empty here{', for example ' + verdict.example if verdict.example else ''}"
-            written = ((rs.data.get("turn") or {}).get("out_of_turn") or []) if isinstance(rs.data, dict) else []
-            fold_path = next((("turn", "out_of_turn", i, "do") for i, w in enumerate(written)
-                              if isinstance(w, dict) and w.get("do") == "fold"), None)
-            add("min-of-empty", "warning", f"{fn}() of '{set_source}' fails at play when '{set_source}' is empty: "
-                f"{why}", path, *([fold_path] if fold_path and "fold" in why else []),
-                hint=f"guard it: count({set_source}) == 0 or ..., or take {fn}() over a set that is never empty")
+            yield path, what, set_source, why
+
+
+def min_of_empty(rs: Ruleset, fields: Fields, empty: Empty, add: Callable[..., None]) -> None:
+    """Warn (code min-of-empty) at each min()/max() whose set can be empty at play. ``empty(path,
+    set)`` is the relations' question (a Verdict or None); ``add`` the linter's."""
+    written = ((rs.data.get("turn") or {}).get("out_of_turn") or []) if isinstance(rs.data, dict) else []
+    fold_path = next((("turn", "out_of_turn", i, "do") for i, w in enumerate(written)
+                      if isinstance(w, dict) and w.get("do") == "fold"), None)
+    for path, fn, set_source, why in _empty_sets(rs, fields, empty, _calls, lambda s: (f"count({s})",)):
+        add("min-of-empty", "warning", f"{fn}() of '{set_source}' fails at play when '{set_source}' is empty: "
+            f"{why}", path, *([fold_path] if fold_path and "fold" in why else []),
+            hint=f"guard it: count({set_source}) == 0 or ..., or take {fn}() over a set that is never empty")
 
 
 def _divisions(tree: Any, source: str) -> Iterator[tuple[str, str]]:
@@ -91,23 +103,10 @@ def _divisions(tree: Any, source: str) -> Iterator[tuple[str, str]]:
         yield from _divisions(child, source)
 
 
-def divide_by_empty(rs: Ruleset, fields: list[tuple[tuple[Any, ...], str]],
-                    empty: Callable[[tuple[Any, ...], str], Any], add: Callable[..., None]) -> None:
+def divide_by_empty(rs: Ruleset, fields: Fields, empty: Empty, add: Callable[..., None]) -> None:
     """Warn (code divide-by-zero) at each division by ``count(S)`` where S can be empty at play."""
-    for path, source in fields:
-        try:
-            tree = parse(source)
-        except ExprError:
-            continue  # validate says it
-        for sym, set_source in _divisions(tree, source):
-            if f"count({set_source}) == 0" in source or f"count({set_source}) > 0" in source:
-                continue  # guarded by its author
-            why = _folding_empties(rs, set_source)
-            if why is None:
-                verdict = empty(path, set_source)
-                if verdict is None or not verdict.possible:
-                    continue
-                why = f"it can be empty here{', for example ' + verdict.example if verdict.example else ''}"
-            add("divide-by-zero", "warning", f"'{sym} count({set_source})' divides by zero at play when "
-                f"'{set_source}' is empty: {why}", path,
-                hint=f"guard it (count({set_source}) == 0 or ...), or divide by max([1, count({set_source})])")
+    guards = lambda s: (f"count({s}) == 0", f"count({s}) > 0")  # noqa: E731
+    for path, sym, set_source, why in _empty_sets(rs, fields, empty, _divisions, guards):
+        add("divide-by-zero", "warning", f"'{sym} count({set_source})' divides by zero at play when "
+            f"'{set_source}' is empty: {why}", path,
+            hint=f"guard it (count({set_source}) == 0 or ...), or divide by max([1, count({set_source})])")
