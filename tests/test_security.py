@@ -135,7 +135,7 @@ def test_pack_and_hand_limits(write) -> None:
     with pytest.raises(LoadError) as info:
         load_ruleset(p)
     text = "\n".join(d.render() for d in info.value.diagnostics)
-    assert "'jokers' must be at most 8, not 50" in text and "'hand_size' must be at most 12, not 40" in text
+    assert "'jokers' must be at most 8, not 50" in text and "'hand_size' must be at most 13, not 40" in text
 
 
 # --- fuzzing ------------------------------------------------------------------------------
