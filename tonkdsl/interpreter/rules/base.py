@@ -97,6 +97,17 @@ class Finding(NamedTuple):
     hint: str = ""
 
 
+class Narrowing(NamedTuple):
+    """A condition of a construct that narrows one of the ruleset's (a guard on a drop on top of
+    turn.drop.allowed): lint warns where it never refuses what the other allows, and so
+    changes nothing."""
+
+    path: tuple[str | int, ...]  # where the construct's condition is written
+    condition: str  # its source
+    narrowed: str  # the source of the condition it narrows
+    narrowed_key: tuple[str, ...]  # where that one is written ("turn", "drop", "allowed")
+
+
 class TurnRule:
     """A construct of the turn (see the module's docstring). Subclasses override what they use."""
 
@@ -176,6 +187,11 @@ class TurnRule:
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:
         """What lint says of this construct in ``rs`` (``facts``: what the whole ruleset makes possible)."""
+        return []
+
+    @classmethod
+    def narrows(cls, rs: "Ruleset") -> list[Narrowing]:
+        """Its conditions that narrow one of the ruleset's (lint's guard-changes-nothing reads them)."""
         return []
 
     @classmethod

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
-from tonkdsl.interpreter.rules.base import Finding, Guard, Sentence, TurnRule
+from tonkdsl.interpreter.rules.base import Finding, Guard, Narrowing, Sentence, TurnRule
 
 if TYPE_CHECKING:
     from tonkdsl.language.ruleset import Ruleset
@@ -121,6 +121,21 @@ class InTurn(TurnRule):
                 out.append(Finding("rule-for-disabled", "warning", f"'{g.get('id')}' guards the player to move's "
                                    f"'{do}' at {' and '.join(steps)}, where this ruleset never offers it",
                                    ("turn", "in_turn", j, "at"), hint=hint))
+        return out
+
+    @classmethod
+    def narrows(cls, rs: "Ruleset") -> list[Narrowing]:
+        """Each rule on a drop, a spread or a hit is asked on top of the ruleset's own condition
+        for it (turn.drop.allowed, turn.spread.allowed, hits.allowed)."""
+        keys = {"drop": (rs.drop_allowed, ("turn", "drop", "allowed")),
+                "spread": (rs.spread_allowed, ("turn", "spread", "allowed")),
+                "hit": (rs.hit_allowed, ("hits", "allowed"))}
+        out = []
+        for j, g in enumerate(cls.section(rs) or ()):
+            own, key = keys.get(str(g.get("do")), (None, ()))
+            when = g.get("when")
+            if own is not None and when is not None and own.source.strip() != "true":
+                out.append(Narrowing(("turn", "in_turn", j, "when"), getattr(when, "source", str(when)), own.source, key))
         return out
 
     @classmethod

@@ -18,7 +18,7 @@ locations of every line involved.
 | deal-win-always | error | an automatic win every hand meets |
 | deal-win-frequent | warning | an automatic win in more than 5% of hands |
 | deal-win-overlap | warning | hands that meet two automatic wins of the same priority |
-| values-threshold | warning | a high-hand threshold below what the card values allow |
+| values-threshold | note | a high-hand threshold below what the card values allow |
 | ending-undefined | error | a way a hand can end with no rule for it |
 | ending-impossible | warning | an ending that can never happen |
 | rule-for-disabled | warning | a rule about something the ruleset turned off |
@@ -52,7 +52,7 @@ from typing import Any, Iterable, Mapping
 from tonkdsl.interpreter.asking import KINDS
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, first_player, hand_sizes
 from tonkdsl.interpreter.rules import RULES, plan_for
-from tonkdsl.interpreter.rules.base import HITS_SPREADS
+from tonkdsl.interpreter.rules.base import HITS_SPREADS, Narrowing
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
 from tonkdsl.language.cards import JOKER
@@ -64,7 +64,7 @@ from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset, build
 from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 from tonkdsl.tools.lint.empty_min import divide_by_empty, min_of_empty
-from tonkdsl.tools.lint.intervals import INF, SUBJECT, Abs, Bool, Items, Num, decide, why
+from tonkdsl.tools.lint.intervals import INF, PACK_RANK, PACK_SUIT, SUBJECT, Abs, Bool, Items, Num, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.tools.lint.relations import Asker, Verdict
 from tonkdsl.tools.lint.spreads import TooManySpreads
@@ -107,6 +107,7 @@ CODES = {
     "min-of-empty": "min() or max() of a set that can be empty at play",
     "divide-by-zero": "A division by the count of a set that can be empty at play",
     "money-on-points": "Payments with no score entry on a points sheet, which move nothing",
+    "guard-changes-nothing": "A rule on top of a condition that never refuses what the condition allows",
     "payout-never-pays": "A payout whose payers may never pay its payees",
     "winner-unpaid": "An ending whose winners receive nothing",
     "winners-may-be-empty": "An ending that can end with no winner",
@@ -494,7 +495,7 @@ class _Linter:
             literals = [int(x) for a, b in exact for x in re.findall(r"\d+", a or b)]
             high = [x for x in literals if x >= 40]
             if high and "count" in r.when.source and table.max_count > max(high) + 2:
-                self.add("values-threshold", "warning",
+                self.add("values-threshold", "note",  # a heuristic (the 49/50 may be meant): a note, never a warning
                          f"'{r.id}' is about high hands ({', '.join(map(str, high))}), but with these card values "
                          f"a hand of {size} cards{decks} can count up to {table.max_count}",
                          ("deal_wins", "rules", self.rule_index(r.id), "when"), *seats, ("pack", "values"),
@@ -631,6 +632,8 @@ class _Linter:
         for rule in RULES:  # each construct says what it knows of its own settings
             for f in rule.lint(rs, facts):
                 self.add(f.code, f.severity, f.message, f.path, *f.related, hint=f.hint)
+            for n in rule.narrows(rs):
+                self._narrowing(n)
         if rs.hits_per_turn is not None and no_hits:
             self.add("rule-for-disabled", "warning", "a limit on hits per turn, but spreads cannot be hit",
                      ("hits", "max_cards_per_turn"), ("hits",))
@@ -709,6 +712,23 @@ class _Linter:
                          ("endings", kind, "payouts"), sheet,
                          hint=f"write endings.{kind}.scores (and remove the payouts)")
 
+    def _narrowing(self, n: Narrowing) -> None:
+        """A construct's condition on top of one of the ruleset's that never refuses what the
+        other allows: it changes nothing (guard-changes-nothing)."""
+        refuses = f"({n.narrowed}) and not ({n.condition})"
+        got = decide(refuses, self.moment_ranges(n.path), _subject(n.path))
+        if isinstance(got, Bool) and not got.can_true:
+            because = why(self.moment_ranges(n.path), refuses)
+        else:
+            verdict = self.asker.condition(n.path, refuses)
+            if verdict is None or verdict[0].possible:
+                return
+            because = verdict[0].reason
+        self.add("guard-changes-nothing", "warning", f"'{n.condition}' never refuses what '{n.narrowed}' "
+                 f"({'.'.join(n.narrowed_key)}) allows: the rule changes nothing"
+                 f"{' (' + because + ')' if because else ''}", n.path, n.narrowed_key,
+                 hint=f"tighten it, or remove it (it is asked on top of {'.'.join(n.narrowed_key)})")
+
     def run(self) -> list[Diagnostic]:
         self.pack()
         self.pack_names()
@@ -761,6 +781,12 @@ class _Linter:
                    num_players=Num(rs.players_min, rs.players_max),
                    players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
                    winners=Items(0, rs.players_max), lowest=Items(1, rs.players_max))
+        # The cards of each rank and suit in the largest pack: 'count(hand where rank == A)' is at
+        # most 4 with one deck (intervals._in_pack).
+        pack = max((rs.pack_for(n) for n in (rs.players_min, rs.players_max)), key=len)
+        for prefix, of_card in ((PACK_RANK, pack.ranks), (PACK_SUIT, pack.suits)):
+            for symbol in {x for x in of_card if x is not None}:  # a joker has no suit
+                out[prefix + symbol] = Num(0, sum(1 for x in of_card if x == symbol))
         for c in rs.counters:
             adds = [e.add for e in c.events if e.add is not None]
             sets = [e.set for e in c.events if e.set is not None]

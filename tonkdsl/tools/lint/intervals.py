@@ -67,6 +67,38 @@ def decide(source: str, ranges: Mapping[str, Abs], subject: frozenset[str] = fro
     return _eval(tree, ranges, subject)
 
 
+# env keys for the cards of one rank or suit in the largest pack ("@rank=A": 4 in one deck).
+PACK_RANK, PACK_SUIT = "@rank=", "@suit="
+
+
+def _in_pack(keep: Tree[Token] | Token, env: Mapping[str, Abs]) -> float:
+    """How many cards of the pack can pass ``keep`` when it is 'rank == R', 'rank in [...]',
+    'suit == S' or 'suit in [...]' (INF for any other condition)."""
+    if not isinstance(keep, Tree) or str(keep.data) not in ("compare", "in_"):
+        return INF
+    kids = keep.children
+    if not (isinstance(kids[0], Tree) and str(kids[0].data) == "name" and str(kids[0].children[0]) in ("rank", "suit")):
+        return INF
+    prefix = PACK_RANK if str(kids[0].children[0]) == "rank" else PACK_SUIT
+    if str(keep.data) == "compare":
+        if str(kids[1]) != "==" or not (isinstance(kids[2], Tree) and str(kids[2].data) == "symbol"):
+            return INF
+        symbols = [str(kids[2].children[0])]
+    else:
+        listed = kids[1]
+        if not (isinstance(listed, Tree) and str(listed.data) == "list"
+                and all(isinstance(k, Tree) and str(k.data) == "symbol" for k in listed.children)):
+            return INF
+        symbols = [str(k.children[0]) for k in listed.children if isinstance(k, Tree)]
+    total = 0.0
+    for symbol in symbols:
+        got = env.get(prefix + symbol)
+        if not isinstance(got, Num):
+            return INF
+        total += got.hi
+    return total
+
+
 def _key(t: Tree[Token] | Token, subject: frozenset[str]) -> Any:
     """What a part of an expression stands for, so that two parts that read the same value are
     known to be equal: the subject's roles are one player; a 'where' (its names read each item)
@@ -120,7 +152,10 @@ def _eval(t: Tree[Token] | Token, env: Mapping[str, Abs], subject: frozenset[str
         keep = _eval(kids[1], env, frozenset())
         if isinstance(keep, Bool) and not keep.can_true:
             return Items(0, 0)  # no item can pass the filter
-        return Items(0, base.hi) if isinstance(base, Items) else Items(0, INF)
+        if not isinstance(base, Items):
+            return Items(0, INF)
+        # Cards of a rank or a suit: no more than the pack holds (four aces in one deck).
+        return Items(0, min(base.hi, _in_pack(kids[1], env)))
     if kind == "call":
         name = str(kids[0])
         arg = _eval(kids[1], env, subject) if len(kids) > 1 else TOP
@@ -218,6 +253,11 @@ def why(ranges: Mapping[str, Abs], source: str) -> str:
     """The ranges of the names ``source`` reads, in words: 'count is between 0 and 660'."""
     words = []
     for name, r in ranges.items():
+        if name.startswith((PACK_RANK, PACK_SUIT)):
+            attr, _, symbol = name[1:].partition("=")
+            if isinstance(r, Num) and re.search(rf"\b{attr}\s*(==\s*{re.escape(symbol)}\b|in\s*\[[^\]]*\b{re.escape(symbol)}\b)", source):
+                words.append(f"the pack holds {int(r.hi):,} cards of {attr} {symbol}")
+            continue
         if name.startswith(SUBJECT):
             continue  # said with the name it narrows, below
         mine = ranges.get(SUBJECT + name)

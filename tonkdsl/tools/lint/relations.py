@@ -63,13 +63,13 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
             return Moment(facts=emptied_in_own_turn, empty_hand=True, winners=winners)
         return Moment(winners=winners)
     on = _event(rs, path)
+    if path[:2] == ("hits", "allowed"):
+        # hits.allowed is asked of a hit hits.spreads already lets through (turn.py, _may_hit).
+        return Moment(facts=_whose_spreads(rs))
     if on is not None:
         facts = []
-        if on == "spread_hit" and HITS_ANY_SPREAD not in plan_for(rs).facts and rs.hit_spreads != "any":
-            # Whose spreads may be hit is known at a hit (unless a construct plays onto any spread).
-            facts.append(("owner == actor" if rs.hit_spreads == "own" else "owner != actor",
-                          f"with hits.spreads: {rs.hit_spreads}, a player hits only "
-                          f"{'their own' if rs.hit_spreads == 'own' else 'the others'} spreads", True))
+        if on == "spread_hit":
+            facts += _whose_spreads(rs)
         spreads = listed[on == "spread_hit"] if path[0] == "bonuses" and on in ("spread_laid", "spread_hit") \
             else None
         return Moment(facts=facts, spreads=spreads)
@@ -81,6 +81,15 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
         return Moment(facts=[("stock >= 1", "a drop comes at the start of a turn, and with stock.exhausted: "
                                             "last_card_drawn a turn starts only with a card in the stock", True)])
     return Moment()
+
+
+def _whose_spreads(rs: Ruleset) -> list[tuple[str, str, bool]]:
+    """At a hit, whose spreads may be hit (hits.spreads), unless a construct plays onto any spread."""
+    if HITS_ANY_SPREAD in plan_for(rs).facts or rs.hit_spreads == "any":
+        return []
+    return [("owner == actor" if rs.hit_spreads == "own" else "owner != actor",
+             f"with hits.spreads: {rs.hit_spreads}, a player hits only "
+             f"{'their own' if rs.hit_spreads == 'own' else 'the others'} spreads", True)]
 
 
 def spread_lists(rs: Ruleset, held: int) -> dict[bool, Spreads]:
@@ -108,6 +117,8 @@ def _moment_key(path: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(path[:4])
     if path[:2] == ("turn", "drop") or path[:3] == ("melds", "hold", "except"):
         return tuple(path[:3])
+    if path[:2] == ("hits", "allowed"):
+        return tuple(path[:2])
     return ()
 
 
