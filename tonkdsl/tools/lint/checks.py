@@ -108,6 +108,9 @@ CODES = {
     "divide-by-zero": "A division by the count of a set that can be empty at play",
     "money-on-points": "Payments with no score entry on a points sheet, which move nothing",
     "guard-changes-nothing": "A rule on top of a condition that never refuses what the condition allows",
+    "split-pays-nothing": "An amount split among several that pays each of them 0",
+    "pot-to-several": "The whole pot paid to each of several receivers in turn",
+    "winner-against-sheet": "A match won by the total the score sheet ranks last",
     "payout-never-pays": "A payout whose payers may never pay its payees",
     "winner-unpaid": "An ending whose winners receive nothing",
     "winners-may-be-empty": "An ending that can end with no winner",
@@ -729,6 +732,47 @@ class _Linter:
                  f"{' (' + because + ')' if because else ''}", n.path, n.narrowed_key,
                  hint=f"tighten it, or remove it (it is asked on top of {'.'.join(n.narrowed_key)})")
 
+    def transfers_among_several(self) -> None:
+        """Payments shared among several receivers that leave them nothing: a split of at most 1
+        among two or more (split: down keeps what does not divide), and the whole pot paid to
+        each of several winners in turn (the first takes it all)."""
+        ranges = self.name_ranges
+        for path, node in _transfers(self.data):
+            to, amount = node.get("to"), node.get("amount")
+            if not isinstance(to, str) or not isinstance(amount, (str, int)) or isinstance(amount, bool):
+                continue
+            source = str(amount)
+            if node.get("split") == "down":
+                at_one = decide(source, {**ranges, "stake": Num(1, 1)}, _subject(path))
+                if isinstance(at_one, Num) and at_one.hi < 2:
+                    several = self.asker.condition(path + ("to",), f"count({to}) >= 2")
+                    if several is not None and several[0].possible:
+                        self.add("split-pays-nothing", "warning", f"'{source}' split down among '{to}' pays each of "
+                                 f"them 0 at a stake of 1 when there are two or more (what does not divide stays "
+                                 f"with the payer){', for example ' + several[0].example if several[0].example else ''}",
+                                 path + ("amount",), path + ("split",),
+                                 hint="split a larger amount (the whole pot, stake * count(...)), or use split: dealer_left")
+            elif node.get("split") is None and node.get("from") == "pot" and source.strip() == "pot":
+                several = self.asker.condition(path + ("to",), f"count({to}) >= 2")
+                if several is not None and several[0].possible:
+                    self.add("pot-to-several", "warning", f"the whole pot is paid to each of '{to}' in turn: the "
+                             f"first takes it all and the others get nothing when there are two or more"
+                             f"{', for example ' + several[0].example if several[0].example else ''}",
+                             path + ("amount",), hint="share it: add split: down (or dealer_left), or pay "
+                             f"pot / count({to})")
+
+    def winner_against_sheet(self) -> None:
+        """A match won by the highest total on a sheet where the lowest wins (or the reverse)."""
+        session, scoring = self.data.get("session") or {}, self.data.get("scoring") or {}
+        winner, lowest = session.get("winner"), scoring.get("lowest_wins")
+        if winner is None or lowest is None or scoring.get("sheet", "money") == "money":
+            return
+        if (winner == "lowest_total") != bool(lowest):
+            self.add("winner-against-sheet", "warning", f"session.winner: {winner}, but the score sheet says the "
+                     f"{'lowest' if lowest else 'highest'} score wins (scoring.lowest_wins: {str(lowest).lower()}): "
+                     "the match goes to the player the sheet ranks last", ("session", "winner"),
+                     ("scoring", "lowest_wins"), hint="leave session.winner out: it follows scoring.lowest_wins")
+
     def run(self) -> list[Diagnostic]:
         self.pack()
         self.pack_names()
@@ -742,6 +786,8 @@ class _Linter:
         self.empty_sets()
         self.empty_min_max()
         self.money_on_points()
+        self.transfers_among_several()
+        self.winner_against_sheet()
         self.amounts()
         self.winners_by_relations()
         self.shadowed_dealers()
@@ -1035,6 +1081,19 @@ def _same_players(a: str, b: str, ending: str) -> bool:
 # The keys whose values are conditions (the schema's 'condition'); deal_wins' 'when' is decided
 # exactly by the odds (deal-win-impossible, deal-win-always).
 _CONDITION_KEYS = {"allowed", "claim", "eliminate_when", "ends_when", "except", "must_take", "void_if", "when", "wins_if"}
+
+
+def _transfers(data: Any) -> list[tuple[Path, dict[str, Any]]]:
+    """(path, entry) of every payout and bonus written (endings' payouts, bonuses)."""
+    out: list[tuple[Path, dict[str, Any]]] = []
+    for kind, ending in (data.get("endings") or {}).items():
+        for i, p in enumerate((ending or {}).get("payouts") or []):
+            if isinstance(p, dict):
+                out.append((("endings", kind, "payouts", i), p))
+    for i, b in enumerate(data.get("bonuses") or []):
+        if isinstance(b, dict):
+            out.append((("bonuses", i), b))
+    return out
 
 
 def _expression_fields(data: Any, keys: set[str], path: Path = ()) -> list[tuple[Path, str]]:
