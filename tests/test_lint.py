@@ -42,7 +42,8 @@ def test_the_corpus_is_large_enough() -> None:
 
 
 def test_every_code_has_a_test_file() -> None:
-    covered = {e.code for p in MISTAKES for e in corpus.expectations(p)}
+    # (A mistake lint reports with validate's own code, expr-type, counts too: it is caught at its line.)
+    covered = {e.code for p in MISTAKES for e in corpus.expectations(p)} & set(CODES)
     # (breaks-at-play: with --simulate only, tested in tests/test_legality_api.py)
     assert covered | {"deal-win-odds", "never-fired", "winner-loses", "witness", "breaks-at-play"} == set(CODES)
 

@@ -59,6 +59,7 @@ class Kind:
     ends_asking: bool  # False: the others are still asked (a fold)
     endings: tuple[str, ...] = ()  # the endings it can bring about (lint asks that each has a rule)
     moments: tuple[str, ...] = ("after_deal", "turn_start", "after_draw", "after_discard")  # where it can be offered
+    draws_discard: bool = False  # it makes the player to move take the discard as their draw (turn.draw.from must allow it)
 
 
 def in_hand(state: "State") -> list[int]:
@@ -333,7 +334,7 @@ KINDS: dict[str, Kind] = {
     "drop": Kind(A.Drop(), "drop out of turn", _always, _drop, True, ("drop_won", "drop_caught")),
     "fold": Kind(A.Fold(), "fold (sit out the rest of the hand)", _always, _fold, False, ("others_folded",)),
     "demand": Kind(A.Demand(), "demand that the player to move take the discard", _may_demand, _demand, True,
-                   moments=("turn_start",)),
+                   moments=("turn_start",), draws_discard=True),
 }
 _KIND_OF: dict[type, str] = {type(k.action): name for name, k in KINDS.items()}
 

@@ -39,7 +39,7 @@ locations of every line involved.
 | payout-never-pays | warning | a payout or bonus no payer of whose 'from' may pay a payee of its 'to' (partners, oneself) |
 | winner-unpaid | warning | an ending with winners and no payout or score, or a winner no payout pays |
 | winners-may-be-empty | warning | an ending that can end with nobody winning it (lint/relations.py) |
-| rule-shadowed | warning | a deal.next_dealer rule that earlier rules always take first |
+| rule-shadowed | warning | a deal.next_dealer rule that earlier rules always take first; an automatic win whose every hand meets one of higher priority |
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset, build
 from tonkdsl.language.schema_check import validate
 from tonkdsl.language.yamlsrc import Source, load_yaml_file
 from tonkdsl.tools.lint.empty_min import divide_by_empty, min_of_empty
-from tonkdsl.tools.lint.intervals import INF, PACK_RANK, PACK_SUIT, SUBJECT, Abs, Bool, Items, Num, decide, why
+from tonkdsl.tools.lint.intervals import INF, PACK_RANK, PACK_SUIT, SUBJECT, Abs, Bool, Items, Num, TOP, decide, why
 from tonkdsl.tools.lint.odds import OddsTable, TooManyHands, compute
 from tonkdsl.tools.lint.relations import Asker, Verdict
 from tonkdsl.tools.lint.spreads import TooManySpreads
@@ -484,7 +484,14 @@ class _Linter:
                          f"'{odds.rule}' wins on the deal in {odds.share:.1%} of hands{hand}{decks} ({odds.describe()}): "
                          f"more than {FREQUENT:.0%} of hands are not played", path, *seats, ("deal", "hand_size"))
         priorities = {r.id: r.priority for r in rs.deal_wins}
+        hands = {o.rule: o.hands for o in table.odds}
         for a, b, n in table.overlaps:
+            for top, low in ((a, b), (b, a)):  # every hand of the lower rule meets the higher: never paid
+                if priorities[top] > priorities[low] and hands.get(low) == n and n > 0:
+                    self.add("rule-shadowed", "warning", f"'{low}' is never paid: each of its {n:,} hands{decks} also "
+                             f"meets '{top}', whose priority is higher ({priorities[top]} against {priorities[low]})",
+                             ("deal_wins", "rules", self.rule_index(low)), ("deal_wins", "rules", self.rule_index(top)),
+                             hint=f"give '{low}' the higher priority, or narrow '{top}'")
             if priorities[a] == priorities[b]:
                 self.add("deal-win-overlap", "warning",
                          f"{n:,} hands meet both '{a}' and '{b}', which have the same priority: which one is paid "
@@ -541,6 +548,11 @@ class _Linter:
                          f"offered only at {' or '.join(KINDS[w.do].moments)}: at {' and '.join(never)} it never is",
                          ("turn", "out_of_turn", self.window_index(w.id), "at"),
                          hint=f"at: [{', '.join(KINDS[w.do].moments)}]")
+            if KINDS[w.do].draws_discard and "discard" not in rs.draw_from:
+                self.add("rule-for-disabled", "warning", f"'{w.id}' lets a player {KINDS[w.do].words}, but the player "
+                         "to move may only draw from the stock (turn.draw.from): it is never offered",
+                         ("turn", "out_of_turn", self.window_index(w.id), "do"), ("turn", "draw", "from"),
+                         hint="draw from: [stock, discard], or leave the rule out")
             for kind in KINDS[w.do].endings:
                 if kind not in e and not (kind.startswith("drop") and drop_possible):  # said above
                     self.add("ending-undefined", "error", f"'{w.id}' lets a player {KINDS[w.do].words}, but there "
@@ -827,6 +839,8 @@ class _Linter:
                    num_players=Num(rs.players_min, rs.players_max),
                    players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
                    winners=Items(0, rs.players_max), lowest=Items(1, rs.players_max))
+        # A card's value (the upcard's, or each card's in 'hand where value > 9'): within the pack's.
+        out["value"] = Num(values[0], values[-1]) if values else TOP
         # The cards of each rank and suit in the largest pack: 'count(hand where rank == A)' is at
         # most 4 with one deck (intervals._in_pack).
         pack = max((rs.pack_for(n) for n in (rs.players_min, rs.players_max)), key=len)
@@ -950,6 +964,10 @@ class _Linter:
         spread, taking the discard), has started at least one turn: ``turns >= 1`` (unless a rule
         lets a player drop out of turn, before any turn of theirs)."""
         ranges = self.name_ranges
+        if path[:1] in _AFTER_THE_DEAL:
+            # The hand is played: nobody holds an automatic win on the deal (the hand would have
+            # ended as the deal was checked, or at its claim).
+            ranges = {**ranges, "deal_win": Bool(False, True)}
         if path[:1] == ("bonuses",) and len(path) > 1 and (self.data_at(path[:2]) or {}).get("on") == "dealt":
             # The cards have just been dealt: nobody has laid a spread or hit one yet.
             nothing = Num(0, 0)
@@ -1081,6 +1099,11 @@ def _same_players(a: str, b: str, ending: str) -> bool:
 # The keys whose values are conditions (the schema's 'condition'); deal_wins' 'when' is decided
 # exactly by the odds (deal-win-impossible, deal-win-always).
 _CONDITION_KEYS = {"allowed", "claim", "eliminate_when", "ends_when", "except", "must_take", "void_if", "when", "wins_if"}
+
+
+# Where a ruleset's expressions are read once the deal was checked and the hand goes on (its
+# endings, its turn, its bonuses and counters): deal_win is false for everyone there.
+_AFTER_THE_DEAL = {("endings",), ("turn",), ("bonuses",), ("counters",), ("hits",), ("melds",), ("going_out",)}
 
 
 def _transfers(data: Any) -> list[tuple[Path, dict[str, Any]]]:

@@ -266,6 +266,9 @@ def why(ranges: Mapping[str, Abs], source: str) -> str:
             words.append(f"{name} is at least {lo} here (the player to move has started a turn)"
                          if name == "turns" else f"{name} is between {lo} and {int(mine.hi):,} here")
             continue
+        if isinstance(r, Bool) and not (r.can_true and r.can_false) and _reads(source, name):
+            words.append("nobody holds an automatic win once the hand is played" if name == "deal_win"
+                         else f"{name} is {'false' if not r.can_true else 'true'} here")
         if isinstance(r, Items) and name == "hand" and _reads(source, name):
             words.append(f"a hand holds {int(r.lo):,} to {int(r.hi):,} cards")
         if isinstance(r, Num) and _reads(source, name):
