@@ -152,7 +152,7 @@ class MeldRules:
         # Bonuses paid only when claimed (on: claim): 'claim' may join the plays after the draw.
         self.claims_in_play = "claim" in self.events_listened
         # Something may join the plays after the draw (a drop, a claim): one flag for the hot path.
-        self.play_extras = self.play_drop or self.claims_in_play
+        self.play_extras = self.play_drop or self.claims_in_play or bool(self.plan.in_play)
         self._arrangements: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._dead_counts: dict[int, int] = {}  # deadwood_count's memory, by the mask of the cards
         # A drop condition that reads nothing but the player's own hand (deadwood_count <= 5)

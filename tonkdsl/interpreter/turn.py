@@ -185,7 +185,16 @@ class TurnRules:
             claimed.spans = {**out.spans, A.Claim: (len(out), len(out) + 1)}
             claimed.discard_cards = out.discard_cards
             claimed.append(_CLAIM)
-            return claimed
+            out = claimed
+        if self.melds.plan.in_play:  # what the constructs offer after the draw, last
+            extra = self.melds.plan.play_options(self, seat, out)  # type: ignore[arg-type]
+            if extra:
+                more = A.ActionList(out)
+                n = len(out)
+                more.spans = {**out.spans, **{k: (a + n, b + n) for k, (a, b) in _spans_of(extra).items()}}
+                more.discard_cards = out.discard_cards
+                more += extra
+                return more
         return out
 
     def _bonus_claims(self, seat: int) -> list[Bonus]:

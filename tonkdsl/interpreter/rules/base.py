@@ -145,6 +145,12 @@ class TurnRule:
         """What ``seat`` may play of this construct now (out of turn, or before the turn)."""
         return []
 
+    def in_play(self, st: "State", seat: int, offered: "A.ActionList") -> list[A.Action]:
+        """What the player to move may play of this construct after their draw, besides
+        ``offered`` (the turn's own spreads, hits and discards; ``offered.discard_cards`` are the
+        cards they may discard now)."""
+        return []
+
     def play(self, st: "State", seat: int, action: A.Action) -> None:
         """Apply one of ``kinds``; raise IllegalAction with the reason in a player's words."""
         raise NotImplementedError
@@ -220,12 +226,13 @@ class Plan:
     """A ruleset's constructs, sorted by the steps they act at. Most rulesets use none: each
     hook of the turn is then one test of an empty tuple."""
 
-    __slots__ = ("rules", "by_kind", "offering", "on_discard", "on_draw", "facts", "stock_cards")
+    __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
         self.by_kind: dict[type, TurnRule] = {k: r for r in self.rules for k in r.kinds}
         self.offering = tuple(r for r in self.rules if _overrides(r, "options"))
+        self.in_play = tuple(r for r in self.rules if _overrides(r, "in_play"))  # offered after the draw
         self.on_discard = tuple(r for r in self.rules if _overrides(r, "discarded"))
         self.on_draw = tuple(r for r in self.rules if _overrides(r, "drew"))
         self.facts = frozenset().union(*(r.facts for r in self.rules))
@@ -235,4 +242,10 @@ class Plan:
         out: list[A.Action] = []
         for rule in self.offering:
             out += rule.options(st, seat)
+        return out
+
+    def play_options(self, st: "State", seat: int, offered: "A.ActionList") -> list[A.Action]:
+        out: list[A.Action] = []
+        for rule in self.in_play:
+            out += rule.in_play(st, seat, offered)
         return out
