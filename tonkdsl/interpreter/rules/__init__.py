@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
+from tonkdsl.interpreter.rules.discard_sets import DiscardSets
 from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl.interpreter.rules.slapping import Slapping
 from tonkdsl.interpreter.rules.stock_end import StockEnd
@@ -23,6 +24,7 @@ RULES: tuple[type[TurnRule], ...] = (
     Buying,
     InTurn,
     StockEnd,
+    DiscardSets,
 )
 
 
