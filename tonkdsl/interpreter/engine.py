@@ -34,7 +34,7 @@ _SLOTS = (
     "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
     "counters", "fired", "events_fired", "deal_winners", "pending", "memory", "out_of_turn_seat",
     "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
-    "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "pot", "pot_start", "paid",
+    "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "hands_won", "pot", "pot_start", "paid",
     "public_cards", "last_discard", "upcard", "side_of", "record")
 
 
@@ -114,6 +114,7 @@ class State(TurnFlow):
         # to reset at every draw).
         self.eaten_turn = 0
         self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
+        self.hands_won: tuple[int, ...] = (0,) * num_players  # hands each has won in the session, set by it
         self.pot = self.pot_start = 0  # the money in the pot (carried over from earlier hands by the session)
         self.paid: list[Payment] = []  # payments made during the hand: antes, bonuses
         # Per seat, the mask of the cards everyone saw go into that hand (taken from the discard
@@ -178,6 +179,7 @@ class State(TurnFlow):
         twin.seed, twin.rebuilds, twin.dropper = self.seed, self.rebuilds, self.dropper
         twin.asking = self.asking.copy() if self.asking is not None else None
         twin.sitting_out, twin.eaten_turn, twin.totals = self.sitting_out, self.eaten_turn, self.totals
+        twin.hands_won = self.hands_won
         twin.pot, twin.pot_start, twin.upcard, twin.side_of = self.pot, self.pot_start, self.upcard, self.side_of
         twin.hands = [list(h) for h in self.hands]
         twin.hand_value, twin.hand_sig = list(self.hand_value), list(self.hand_sig)
@@ -536,6 +538,7 @@ def seat_order(dealer: int, num_players: int) -> tuple[int, ...]:
 
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
          layout: Layout | None = None, unit: int | None = None, totals: Sequence[int] | None = None,
+         hands_won: Sequence[int] | None = None,
          pot: int = 0, sides: Sequence[int] | None = None) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
 
@@ -551,6 +554,8 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     state.pot = state.pot_start = pot
     if totals is not None:
         state.totals = tuple(totals)
+    if hands_won is not None:
+        state.hands_won = tuple(hands_won)
     size = rs.side_size
     if sides is None and size is not None and (num_players % size or num_players < 2 * size):
         raise ValueError(f"{num_players} players cannot play in sides of {size} (players.sides)")

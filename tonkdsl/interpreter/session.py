@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from tonkdsl.interpreter.board import by_fields
 from tonkdsl.interpreter.dealer import next_dealer
 from tonkdsl.interpreter.engine import Layout, RulesetError, State, deal
-from tonkdsl.interpreter.outcome import Outcome
+from tonkdsl.interpreter.outcome import Outcome, run_scores
 from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.names import EvalContext
 from tonkdsl.language.ruleset import Ruleset, SideBet
@@ -84,6 +84,10 @@ class Session:
     active: list[int] = field(default_factory=list)  # the seats still in the match, in seat order
     pot: int = 0  # the money in the ruleset's pot, carried from hand to hand until won
     match_over: bool = False  # the match's end condition held after a hand
+    won: list[int] = field(default_factory=list)  # hands each seat has won in the session (hands_won)
+    # The score entries of session.bonuses once the session was over: (seat, points, id), each
+    # that scored (None until then: they are added once).
+    bonus_lines: tuple[tuple[int, int, str], ...] | None = None
     # The arguments of the last deal, plain data: ``deal(ruleset, n, **kwargs)`` deals the same
     # hand again elsewhere (tonk serve's bots think in another process from it).
     dealt_with: tuple[int, dict[str, Any]] | None = None
@@ -94,6 +98,7 @@ class Session:
         self.ledger = self.ledger or [0] * self.num_players
         self.scores = self.scores or [0] * self.num_players
         self.active = self.active or list(range(self.num_players))
+        self.won = self.won or [0] * self.num_players
         for bet in self.ruleset.session.side_bets:
             self.pots.setdefault(bet.id, [0] * self.num_players)
 
@@ -104,7 +109,8 @@ class Session:
     def copy(self) -> "Session":
         """A session to try a booking on ("would this hand end the match?"), this one untouched."""
         return replace(self, ledger=list(self.ledger), scores=list(self.scores), active=list(self.active),
-                       pots={k: list(v) for k, v in self.pots.items()}, records=list(self.records))
+                       pots={k: list(v) for k, v in self.pots.items()}, records=list(self.records),
+                       won=list(self.won))
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -190,6 +196,7 @@ class Session:
         self.dealt_with = (len(seats), dict(
             seed=seed, dealer=seats.index(self.dealer), stake=self.stake_for(self.index), layout=layout,
             unit=self.stake, totals=tuple(totals[g] for g in seats), pot=self.pot,
+            hands_won=tuple(self.won[g] for g in seats),
             sides=tuple(self.side_of[g] for g in seats) if self.ruleset.side_size else None))
         return deal(self.ruleset, self.dealt_with[0], **self.dealt_with[1])
 
@@ -205,6 +212,9 @@ class Session:
             self.ledger[seats[seat]] += v
         for seat, v in enumerate(outcome.scores):
             self.scores[seats[seat]] += v
+        for seat in outcome.winners:
+            self.won[seats[seat]] += 1
+        state.hands_won = tuple(self.won[g] for g in seats)  # what the match rules read after the hand
         self._check_money()
         side_bets = self.ruleset.session.side_bets
         bets = tuple(self._settle_bet(state, bet, (named_suits or {}).get(bet.id),
@@ -213,10 +223,29 @@ class Session:
         out = self._match_after(state, seats)
         record = HandRecord(self.index, self.dealer, state.stake, outcome, bets, seats, out)
         self.records.append(record)
+        if self.ruleset.session.bonuses and self.bonus_lines is None and self.is_over():
+            self._end_bonuses(state, seats)
         while nxt not in self.active:  # an eliminated dealer: the deal passes to the next player still in
             nxt = (nxt + 1) % self.num_players
         self.dealer = nxt
         return record
+
+    def _end_bonuses(self, state: State, seats: tuple[int, ...]) -> None:
+        """session.bonuses, once the session is over: each entry's points on the score sheet of
+        the players of the last hand it names (a game bonus, a bonus per hand won), before the
+        winner is named."""
+        totals = self.totals()
+        state.totals = tuple(totals[g] for g in seats)
+        scores = [0] * len(seats)
+        lines: list[tuple[int, int, str]] = []
+        try:
+            run_scores(state, self.ruleset.session.bonuses, EvalContext(state), scores, lines)
+        except EvalError as exc:
+            raise RulesetError(f"the session bonus failed: {exc}") from None
+        for seat, v in enumerate(scores):
+            self.scores[seats[seat]] += v
+        self.bonus_lines = tuple((seats[p], v, rule) for p, v, rule in lines)
+        self._check_money()
 
     def _check_money(self) -> None:
         """Every total stays within MAX_MONEY (a plain error, not an overflow in a report)."""

@@ -191,6 +191,8 @@ PLAYER_ATTRS: dict[str, tuple[Type, Any, str]] = {
     "out_by_spread": (BOOL, lambda c, p: c.state.stats[p].out_by_spread, "the hand was emptied by laying a new spread"),
     "is_dealer": (BOOL, lambda c, p: p == c.state.dealer, "the player dealt this hand"),
     "deal_win": (BOOL, lambda c, p: p in c.state.deal_winners, "the player holds an automatic win on the deal"),
+    "hands_won": (NUM, lambda c, p: c.state.hands_won[p], "the hands this player has won so far in the session "
+                  "(the match), this one counted once it is over"),
     "total": (NUM, lambda c, p: c.state.totals[p],
               "the player's total in the session so far: the score sheet, or money where there is none"),
     "payout": (NUM, lambda c, p: c.state.outcome().payouts[p] if c.state.outcome() is not None else 0,

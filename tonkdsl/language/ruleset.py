@@ -91,6 +91,7 @@ class SessionRules:
     ends_when: Compiled | None = None  # a match: ends after the hand where this holds
     eliminate_when: Compiled | None = None  # a player is out after a hand where this holds
     lowest_total_wins: bool | None = None  # None: as scoring.lowest_wins says
+    bonuses: tuple["ScoreEntry", ...] = ()  # score entries once the session is over (session.bonuses)
 
     @property
     def is_match(self) -> bool:
@@ -505,9 +506,15 @@ class _Builder:
         ends_when = self.expr(("session", "ends_when"), BOOL, (), subject=False, required=False)
         eliminate = self.expr(("session", "eliminate_when"), BOOL, ("actor",), required=False)
         winner = s.get("winner")
+        bonuses = self.scores(("session", "bonuses"), ())
+        if bonuses and (self.get(("scoring", "sheet")) or "money") == "money":
+            self.problems.append(self.doc.diagnostic(
+                "session-bonuses-money", "session.bonuses are score entries, but this ruleset keeps no score sheet "
+                "(scoring.sheet: money): nobody would pay them", ("session", "bonuses"),
+                hint="set scoring: {sheet: points}, or leave session.bonuses out"))
         return SessionRules(s.get("hands"), int(big.get("last_hands", 0)), int(big.get("multiplier", 1)),
                             tuple(bets), ends_when, eliminate,
-                            None if winner is None else winner == "lowest_total")
+                            None if winner is None else winner == "lowest_total", bonuses)
 
     def constructs(self) -> dict[str, Any]:
         """The sections of the keys the schema marks as a construct's (``x-construct``), by dotted

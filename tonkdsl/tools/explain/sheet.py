@@ -567,6 +567,12 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
             sess.lines.append(f"A match lasts at most {rules.hands} hands.")
     elif rules.hands:
         sess.lines.append(f"A session is {rs.session.hands} hands.")
+    if rules.bonuses:
+        over = "the match is over" if rules.is_match else "the session is over"
+        sess.lines.append(f"Once {over}, before its winner is named, the score sheet adds:")
+        for sc in rules.bonuses:
+            sess.lines.append("- " + _score(sc.players.source, sc.points.source,
+                                            None if sc.when is None else sc.when.source))
     if rs.session.big_one_last:
         sess.lines.append("The Big One: the last " + ("hand of a session is" if rs.session.big_one_last == 1 else
                                                         f"{rs.session.big_one_last} hands of a session are")

@@ -176,7 +176,9 @@ _QUANTITIES = {"cards": (("holds", "hold"), ("does not hold", "do not hold"), ("
                "spreads_this_turn": (("has laid", "have laid"), ("has not laid", "have not laid"),
                                      ("spread", "spreads"), " this turn"),
                "hits": (("has hit", "have hit"), ("has not hit", "have not hit"), ("card", "cards"),
-                        " onto spreads")}
+                        " onto spreads"),
+               "hands_won": (("has won", "have won"), ("has not won", "have not won"), ("hand", "hands"),
+                             " in the session")}
 # Yes-or-no attributes: (one, several), negated (one, several).
 _BOOL_ATTRS = {"out_by_spread": (("emptied the hand with a new spread",) * 2,
                                  ("did not empty the hand with a new spread",) * 2),
