@@ -1,4 +1,4 @@
-"""Memory across a session (issue 76): 'hands_won' counts the hands each player won so far, and
+"""Memory across a session, and an automatic win read for each payer (issue 76): 'hands_won' counts the hands each player won so far, and
 session.bonuses adds score entries once the session (a match) is over, before its winner is
 named: Gin's boxes and shutout. Once only, also when a booking is only tried (tonk serve asks
 "would this hand end the match?" of a copy)."""
@@ -65,3 +65,18 @@ def test_session_bonuses_need_a_score_sheet(tmp_path) -> None:
         load_ruleset(rules)
     d = exc.value.diagnostics[0]
     assert d.code == "session-bonuses-money" and "no score sheet" in d.message and d.line == 6  # the first entry
+
+
+def test_an_automatic_win_is_read_for_each_payer_and_the_pot_has_none(tmp_path) -> None:
+    from test_turn_flow import placed
+    state = placed(VAR / "x76-queen-of-spades-pays-double.yaml", 3,
+                   {0: ["10H", "10D", "10S", "10C", "9H"], 1: ["QS", "2C", "3D", "4H", "5S"],
+                    2: ["QH", "2D", "3C", "4S", "6H"]}, dealer=2)
+    out = state.outcome()
+    assert out is not None and out.end == "initial_tonk" and out.payouts == (6, -4, -2)  # Bob holds the QS
+    rules = tmp_path / "pot.yaml"
+    rules.write_text("extends: standard\nname: Pot payer\npot: {ante: stake}\ndeal_wins:\n  rules:\n"
+                     "    - {id: t, when: 'count in [49, 50]', pays: 'pot + count(payer.hand)', from: pot}\n")
+    with pytest.raises(LoadError) as exc:
+        load_ruleset(rules)
+    assert exc.value.diagnostics[0].code == "payer-is-the-pot"

@@ -581,7 +581,14 @@ class _Builder:
         for i, rule in enumerate(self.get(("deal_wins", "rules"), []) or []):
             base = ("deal_wins", "rules", i)
             when = self.expr(base + ("when",), BOOL, act)
-            pays = self.expr(base + ("pays",), NUM, act)
+            # About the winner (actor) and each payer in turn: a payer holding the queen of spades
+            # may pay double (outcome.deal_win_payments sets the payer).
+            pays = self.expr(base + ("pays",), NUM, act + ("payer",))
+            if pays is not None and "payer" in pays.names_used and rule.get("from") == "pot":
+                self.problems.append(self.doc.diagnostic(
+                    "payer-is-the-pot", "this automatic win is paid from the pot, so there is no payer for "
+                    "'payer' to name", base + ("pays",), hint="leave 'payer' out, or let players pay it (from: others)"))
+                pays = None
             # Who pays an automatic win: the others by default, a set of players, or the pot.
             payers = self._side(base + ("from",), act, ()) if "from" in rule else None
             claim = self.expr(base + ("claim",), BOOL, act, required=False)
