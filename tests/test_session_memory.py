@@ -46,8 +46,13 @@ def test_hands_won_counts_each_winner_and_the_bonuses_come_once_at_the_end() -> 
     assert winners == [g for g in range(3) if session.scores[g] == min(session.scores)]
 
 
-def test_a_match_counts_hands_won_and_adds_its_bonuses_when_it_ends() -> None:
-    rs = load_ruleset(VAR / "x76-match-bonuses.yaml", allow_paths=[TESTS])
+def test_a_match_counts_hands_won_and_adds_its_bonuses_when_it_ends(tmp_path) -> None:
+    rules = tmp_path / "match.yaml"  # push-ups until someone reaches 50, with boxes and a shutout
+    rules.write_text("extends: pushups\nname: Push-ups to 50, with boxes\nsession:\n"
+                     "  ends_when: max(players.total) >= 50\n  winner: lowest_total\n  bonuses:\n"
+                     "    - {id: boxes, players: players, points: '-5 * hands_won'}\n"
+                     "    - {id: shutout, players: 'players where hands_won == 0', points: '20'}\n")
+    rs = load_ruleset(rules)
     session = Session(rs, 3)
     seed = 0
     while not session.is_over():
