@@ -55,6 +55,18 @@ def test_shipped_rulesets_lint_clean_or_intended(name: str) -> None:
     assert {d.code for d in report.warnings()} == INTENDED.get(name, set())
 
 
+def test_odds_of_rules_on_suits_alone_are_exact(write) -> None:
+    # A flush is 4 x C(13, 5) hands; five hearts C(13, 5); a rule on suits and ranks is not counted.
+    path = write("flush.yaml", "extends: standard\nname: Flush\ndeal_wins:\n  rules:\n"
+                 "    - {id: tonk-49-50, when: 'count in [49, 50]', pays: 2 * stake}\n"
+                 "    - {id: flush, when: 'max_same_suit(hand) == 5', pays: 3 * stake, priority: 1}\n"
+                 "    - {id: hearts, when: 'count(hand where suit == H) == 5', pays: 4 * stake, priority: 2}\n"
+                 "    - {id: red-kings, when: 'count(hand where suit == H and rank == K) == 1', pays: stake, priority: 3}\n")
+    odds = {o.rule: o for o in compute(load_ruleset(path)).odds}
+    assert (odds["flush"].hands, odds["hearts"].hands, odds["tonk-49-50"].hands) == (5_148, 1_287, 11_648)
+    assert odds["red-kings"].hands is None and "reads the suits" in odds["red-kings"].reason
+
+
 def test_odds_are_exact() -> None:
     odds = compute(load_ruleset("standard")).odds
     assert odds[0].describe() == "11,648 of 2,598,960 hands, 0.448%, 1 in 223"

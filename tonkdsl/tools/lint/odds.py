@@ -2,15 +2,17 @@
 
 A hand of ``k`` cards is grouped by how many cards of each rank it holds; each group is weighted
 by the number of ways to pick those cards (a product of binomials), so every one of the
-C(pack, k) hands is counted exactly once, without sampling. A rule that looks at suits or at
-other players cannot be decided this way and is reported as such.
+C(pack, k) hands is counted exactly once, without sampling. A rule that reads the suits and
+nothing else of the cards is counted the same way by suit-count vectors (_suit_odds). A rule
+that reads suits and ranks together, or other players, cannot be decided this way and is
+reported as such.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from math import comb
-from typing import Iterator
+from typing import Any, Iterator
 
 from tonkdsl.interpreter.engine import State
 from tonkdsl.language.expr.compiler import EvalError, ExprError, parse
@@ -172,6 +174,55 @@ def _sumset(a: int, b: int) -> int:
     return out
 
 
+# Names a rule may read and still be decided by the suits of the hand alone: then two hands with
+# as many cards of each suit meet it alike, and the odds follow the suits (_suit_odds).
+_SUIT_ONLY_NAMES = {"hand", "suit", "stake", "num_players", "cards"}
+_SUIT_ONLY_CALLS = {"count", "max_same_suit", "abs", "min", "max"}
+
+
+def _reads_suits_only(source: str) -> bool:
+    """Whether a rule reads the hand's suits and nothing else of its cards (no rank, no value)."""
+    try:
+        tree = parse(source)
+    except ExprError:
+        return False
+    for node in tree.iter_subtrees():
+        kind = str(node.data)
+        if kind == "name" and str(node.children[0]) not in _SUIT_ONLY_NAMES:
+            return False
+        if kind == "call" and str(node.children[0]) not in _SUIT_ONLY_CALLS:
+            return False
+        if kind == "attr":
+            return False
+        if kind == "symbol" and str(node.children[0]) not in ("C", "D", "H", "S"):
+            return False
+    return True
+
+
+def _suit_odds(rs: Ruleset, pack: Any, k: int, rules: list[DealWin]) -> dict[str, tuple[int, tuple[int, ...]]]:
+    """For rules that read only the suits of the hand: the hands meeting each (and a first
+    example), counted by the number of cards of each suit (a joker is a suit of its own)."""
+    by_suit: dict[Any, list[int]] = {}
+    for card in range(len(pack)):
+        by_suit.setdefault((pack.suits[card], pack.wild[card]), []).append(card)
+    groups = list(by_suit.values())
+    state = State(rs, 2, dealer=1, stake=1)
+    ctx = EvalContext(state, actor=0)
+    out: dict[str, tuple[int, tuple[int, ...]]] = {r.id: (0, ()) for r in rules}
+    for counts, weight in _vectors([len(g) for g in groups], k):
+        hand = [c for g, n in zip(groups, counts) for c in g[:n]]
+        state.set_hand(0, hand)
+        for r in rules:
+            try:
+                ok = bool(r.when(ctx))
+            except EvalError:
+                ok = False
+            if ok:
+                met, example = out[r.id]
+                out[r.id] = (met + weight, example or tuple(hand))
+    return out
+
+
 def hand_only(rule: DealWin) -> str:
     """Empty when the rule depends only on the checked player's hand, else why not."""
     m = _NOT_HAND_ONLY.search(rule.when.source)
@@ -203,6 +254,9 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
     ctx = EvalContext(state, actor=0)
     rules = list(rs.deal_wins)
     why = {r.id: hand_only(r) for r in rules}
+    # A rule on suits alone is counted by the suits (its overlaps with the others are not known).
+    by_suits = [r for r in rules if why[r.id].startswith(f"'{r.id}' reads the suits") and _reads_suits_only(r.when.source)]
+    suit_met = _suit_odds(rs, pack, k, by_suits) if by_suits else {}
     met = {r.id: 0 for r in rules}
     both: dict[tuple[str, str], int] = {}
     examples: dict[str, tuple[int, ...]] = {}
@@ -246,6 +300,11 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
             for j in range(i + 1, len(hit)):
                 key = (hit[i], hit[j])
                 both[key] = both.get(key, 0) + weight
+    for r in by_suits:
+        met[r.id], example = suit_met[r.id]
+        why[r.id] = ""
+        if example:
+            examples.setdefault(r.id, example)
     odds = tuple(Odds(r.id, None if why[r.id] else met[r.id], total, why[r.id]) for r in rules)
     return OddsTable(odds, tuple((a, b, n) for (a, b), n in both.items()), total, max_count, min_count,
                      tuple(examples.items()))
