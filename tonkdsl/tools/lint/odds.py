@@ -100,22 +100,29 @@ def _vectors(mults: list[int], k: int) -> Iterator[tuple[list[int], int]]:
     yield from rec(0, k, 1)
 
 
-def _reads_totals_only(source: str) -> bool:
-    """Whether a rule reads nothing of the hand but its count (and the table's stake): then two
-    hands that can make the same counts meet it alike, and the odds follow the counts."""
+def _reads_only(source: str, names: set[str], calls: set[str], refused: tuple[str, ...],
+                symbols: tuple[str, ...] = ()) -> bool:
+    """Whether the rule ``source`` reads no name but ``names``, calls nothing but ``calls``, has
+    no part of the kinds ``refused`` and names no symbol but ``symbols``."""
     try:
         tree = parse(source)
     except ExprError:
         return False
     for node in tree.iter_subtrees():
         kind = str(node.data)
-        if kind in ("attr", "where", "symbol"):
+        if kind in refused or (kind == "symbol" and str(node.children[0]) not in symbols):
             return False
-        if kind == "name" and str(node.children[0]) not in _TOTAL_NAMES:
+        if kind == "name" and str(node.children[0]) not in names:
             return False
-        if kind == "call" and str(node.children[0]) not in ("abs", "min", "max"):
+        if kind == "call" and str(node.children[0]) not in calls:
             return False
     return True
+
+
+def _reads_totals_only(source: str) -> bool:
+    """Whether a rule reads nothing of the hand but its count (and the table's stake): then two
+    hands that can make the same counts meet it alike, and the odds follow the counts."""
+    return _reads_only(source, _TOTAL_NAMES, {"abs", "min", "max"}, ("attr", "where"))
 
 
 def _shape_count(mults: list[int], k: int) -> int:
@@ -182,21 +189,7 @@ _SUIT_ONLY_CALLS = {"count", "max_same_suit", "abs", "min", "max"}
 
 def _reads_suits_only(source: str) -> bool:
     """Whether a rule reads the hand's suits and nothing else of its cards (no rank, no value)."""
-    try:
-        tree = parse(source)
-    except ExprError:
-        return False
-    for node in tree.iter_subtrees():
-        kind = str(node.data)
-        if kind == "name" and str(node.children[0]) not in _SUIT_ONLY_NAMES:
-            return False
-        if kind == "call" and str(node.children[0]) not in _SUIT_ONLY_CALLS:
-            return False
-        if kind == "attr":
-            return False
-        if kind == "symbol" and str(node.children[0]) not in ("C", "D", "H", "S"):
-            return False
-    return True
+    return _reads_only(source, _SUIT_ONLY_NAMES, _SUIT_ONLY_CALLS, ("attr",), ("C", "D", "H", "S"))
 
 
 def _suit_odds(rs: Ruleset, pack: Any, k: int, rules: list[DealWin]) -> dict[str, tuple[int, tuple[int, ...]]]:
