@@ -12,6 +12,8 @@ import yaml
 
 from legality import artifacts, LOADED, VARIANTS, merged, recipes, targets
 from tonkdsl import load_ruleset
+from tonkdsl.interpreter.rules import plan_for
+from tonkdsl.interpreter.rules.base import DROPS_OUT_OF_TURN
 from tonkdsl.language.resources import rulesets_dir, shipped_ruleset_names
 from tonkdsl.tools.explain import explain
 
@@ -28,7 +30,7 @@ TURNED_OFF = {
                    lambda rs: r"may lay (a )?spreads?\b|they lay spreads" + ("" if rs.drop_lays_spreads else ENDS_OUT)),
     "no hits": ({"hits": {"allowed": "false"}}, lambda rs: r"You may hit|hit spreads on the table"),
     "no drop": ({"turn": {"drop": {"allowed": "false"}}},
-                lambda rs: r"you may drop\b" + ("" if any(w.do == "drop" for w in rs.windows) else
+                lambda rs: r"you may drop\b" + ("" if DROPS_OUT_OF_TURN in plan_for(rs).facts else
                                                 r"|A drop that wins|A drop that is caught")),
     "no going out": ({"going_out": {"allowed": "false"}}, lambda rs: ENDS_OUT[1:]),
 }

@@ -1,9 +1,10 @@
 """Who may act, and when, besides the player to move: the asking of the ruleset's windows.
 
-A window (:class:`tonkdsl.language.ruleset.Window`) is data: at which moments of a hand (after
-the deal, at the start of a turn, after a draw, after a discard), which players (a set about the
-player to move), on which condition, may do which action. Eating the last discard
-(``turn.eat``) is one window; ``turn.out_of_turn`` writes more (a drop at any time, folding).
+A window (:class:`Window`) is data: at which moments of a hand (after the deal, at the start of
+a turn, after a draw, after a discard), which players (a set about the player to move), on which
+condition, may do which kind of action. Eating the last discard (``turn.eat``) is one window;
+constructs add more (``TurnRule.windows``: a drop at any time, folding, a demand), each with the
+kinds of action it brings (tonkdsl/interpreter/rules/).
 
 At a moment with windows the players they name are asked one at a time, from the left of the
 player to move (after a draw or a discard: of the player who drew or discarded; after the deal
@@ -13,8 +14,8 @@ asked before pass), and the player to move taking their own turn means everyone 
 real table. No one is asked in the last round after a drop.
 
 Each kind of action is a small record (:class:`Kind`): when it is offered beyond the window's
-condition, what it does, and whether it ends the asking. A new kind is a record here; a new
-house rule of a known kind is a window in YAML.
+condition, what it does, and whether it ends the asking. A new kind is a record in the construct
+that offers it; a new house rule of a known kind is a window in YAML.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from tonkdsl.interpreter.table import ASK, START, IllegalAction
 
 if TYPE_CHECKING:  # pragma: no cover
     from tonkdsl.interpreter.engine import State
-    from tonkdsl.language.ruleset import Window
+    from tonkdsl.language.expr import Compiled
 
 
 class Asking:
@@ -52,6 +53,7 @@ class Asking:
 class Kind:
     """A kind of action a window may offer."""
 
+    name: str  # as a ruleset writes it ("eat", "fold")
     action: A.Action
     words: str  # what the player may do, for a refusal: "eat the last discard"
     offered: Callable[["State", int, Asking], bool]  # beyond the window's own condition
@@ -60,6 +62,22 @@ class Kind:
     endings: tuple[str, ...] = ()  # the endings it can bring about (lint asks that each has a rule)
     moments: tuple[str, ...] = ("after_deal", "turn_start", "after_draw", "after_discard")  # where it can be offered
     draws_discard: bool = False  # it makes the player to move take the discard as their draw (turn.draw.from must allow it)
+
+
+@dataclass(frozen=True)
+class Window:
+    """Who may act, and when, besides the player to move: at each moment of ``at`` the players
+    of ``by`` (a set about the player to move) for whom ``when`` holds are asked in turn whether
+    they take an action of ``kind``.
+
+    ``id`` names a rule of the file (taking it is recorded in the outcome's rules fired); the
+    window a shorter key stands for (turn.eat) has none."""
+
+    kind: Kind
+    at: frozenset[str]
+    by: "Compiled | None"  # None: everyone but the player to move
+    when: "Compiled | None"  # None: always
+    id: str | None = None
 
 
 def in_hand(state: "State") -> list[int]:
@@ -73,7 +91,7 @@ def open_at(state: "State", at: str, ref: int) -> bool:
     (the hand goes on as if there were no window)."""
     if state.knocker is not None or state._outcome is not None:
         return False  # nobody is asked in the last round after a drop
-    windows = [w for w in state.ruleset.windows if at in w.at]
+    windows = [w for w in state.melds.windows if at in w.at]
     if not windows:
         return False
     n = state.num_players
@@ -94,27 +112,27 @@ def open_at(state: "State", at: str, ref: int) -> bool:
     return _advance(state)
 
 
-def offers(state: "State", seat: int) -> list["Window"]:
+def offers(state: "State", seat: int) -> list[Window]:
     """The windows whose action ``seat`` may take now."""
     asking = state.asking
     if asking is None or seat not in asking.queue:
         return []
     return [w for w, named in asking.members if seat in named
-            and (w.when is None or state._test(w.when, seat)) and KINDS[w.do].offered(state, seat, asking)]
+            and (w.when is None or state._test(w.when, seat)) and w.kind.offered(state, seat, asking)]
 
 
 def options(state: "State", seat: int | None = None, with_pass: bool = True) -> A.ActionList:
     """What the player asked now (or ``seat``, further down: those before them pass) may answer:
     the actions offered, then ``pass`` (only the player asked now passes)."""
     seat = state.out_of_turn_seat if seat is None else seat
-    kinds = dict.fromkeys(w.do for w in offers(state, seat)) if seat is not None else {}
-    return grouped([*(KINDS[k].action for k in kinds), *([_PASS] if with_pass else [])])
+    kinds = dict.fromkeys(w.kind for w in offers(state, seat)) if seat is not None else {}
+    return grouped([*(k.action for k in kinds), *([_PASS] if with_pass else [])])
 
 
 def is_offered(state: "State", seat: int, action: A.Action) -> bool:
     """Whether ``action`` is an answer offered to ``seat`` now."""
-    kind = _KIND_OF.get(type(action))
-    return kind is not None and any(w.do == kind for w in offers(state, seat))
+    kind = type(action)
+    return any(type(w.kind.action) is kind for w in offers(state, seat))
 
 
 def may_act(state: "State", seat: int, action: A.Action) -> bool:
@@ -129,13 +147,12 @@ def may_act(state: "State", seat: int, action: A.Action) -> bool:
 def answer(state: "State", seat: int, action: A.Action) -> None:
     """``seat`` takes an action offered to them (those asked before them pass)."""
     asking = state.asking
-    kind_name = _KIND_OF.get(type(action))
-    window = next((w for w in offers(state, seat) if w.do == kind_name), None)
-    if asking is None or kind_name is None or window is None:
+    window = next((w for w in offers(state, seat) if type(w.kind.action) is type(action)), None)
+    if asking is None or window is None:
         raise IllegalAction(refusal(state, seat, action))
     if window.id is not None:
         state.rules_taken.append(window.id)
-    kind = KINDS[kind_name]
+    kind = window.kind
     if kind.ends_asking:
         state.asking = None
         state.out_of_turn_seat = None
@@ -176,12 +193,12 @@ def refusal(state: "State", seat: int, action: A.Action) -> str:
         return "there is nothing to pass on now"
     if seat != state.out_of_turn_seat and not offers(state, seat):
         return "you are not asked now"
-    kinds = list(dict.fromkeys(w.do for w in offers(state, seat)))
-    if kinds == ["eat"]:  # the words players know from eating, kept as they were
+    kinds = list(dict.fromkeys(w.kind for w in offers(state, seat)))
+    if kinds == [EAT]:  # the words players know from eating, kept as they were
         return "you may eat the last discard or pass ('eat' or 'pass')"
-    words = [KINDS[k].words for k in kinds]
+    words = [k.words for k in kinds]
     said = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else (words[0] if words else "")
-    quoted = " or ".join(f"'{KINDS[k].action}'" for k in kinds)
+    quoted = " or ".join(f"'{k.action}'" for k in kinds)
     return f"you may {said} or pass ({quoted} or 'pass')" if kinds else "you may only pass ('pass')"
 
 
@@ -262,81 +279,16 @@ def _eat(state: "State", seat: int, asking: Asking) -> None:
     state.eaten_turn = state.turn_number
 
 
-def _always(state: "State", seat: int, asking: Asking) -> bool:
-    return True
-
-
-def _drop(state: "State", seat: int, asking: Asking) -> None:
-    """A drop out of turn: decided at once, or after a last round that ends before the turn
-    comes back to the dropper (the turn of the player to move, if not over, is its first)."""
-    rs = state.ruleset
-    if asking.at == "after_discard" and seat == asking.mover:  # the next player drops as their turn begins
-        close(state, asking)
-        close_for_mover(state)  # nobody else is asked before it
-        if state._outcome is None:
-            state._knock(seat)
-        return
-    if asking.at != "after_discard":
-        state.phase = asking.resume
-        if seat == state.current:  # the player to move's own drop
-            state._knock(seat)
-            return
-    if rs.drop_lays_spreads:
-        state._lay_best(seat)
-    players = len(in_hand(state))
-    if rs.last_round > 0 and players > 1:
-        state.knocker = seat
-        left = min(rs.last_round, players - 1)
-        if asking.at == "after_discard":
-            state.last_round_left = left
-            close(state, asking)
-        else:
-            state.last_round_left = left - 1
-        return
-    state._drop(seat)
-
-
-def _fold(state: "State", seat: int, asking: Asking) -> None:
-    """``seat`` sits out the rest of the hand; the last player in ends it (others_folded), or
-    the last side in (players.sides): partners never play a hand out against each other, and
-    a rule about one's opponents would read an empty set. The actor is the first player in from
-    the folder's left."""
-    state.sitting_out |= 1 << seat
-    if "folded" in state._listened:
-        state._event("folded", seat)
-    left = in_hand(state)
-    if state._outcome is None and len({state.side_of[s] for s in left}) == 1:
-        n = state.num_players
-        state._end("others_folded", actor=min(left, key=lambda s: (s - seat) % n))
-
-
-def _may_demand(state: "State", seat: int, asking: Asking) -> bool:
-    """A demand is about the player to move, before they draw, and is offered on public facts
-    only (a discard to take, a turn not begun): whether the card would go into a spread of
-    theirs is in their hidden hand, so offering it only then would tell the others."""
-    return (asking.at == "turn_start" and seat != asking.mover and asking.resume == START
-            and bool(state.discard_pile) and "discard" in state.ruleset.draw_from)
-
-
-def _demand(state: "State", seat: int, asking: Asking) -> None:
-    """The player to move takes the top discard as their draw, when it would go into a spread of
-    theirs at once and they may take it; otherwise the demand is void and their turn goes on."""
-    state.phase = asking.resume
-    mover = asking.mover
-    if state.discard_fits(mover) and state._can_draw_discard(mover):
-        state._do_draw_discard(mover, _DRAW_DISCARD)
-
-
 _PASS = A.Pass()
-_DRAW_DISCARD = A.DrawDiscard()
-KINDS: dict[str, Kind] = {
-    "eat": Kind(A.Eat(), "eat the last discard", _may_eat, _eat, True),
-    "drop": Kind(A.Drop(), "drop out of turn", _always, _drop, True, ("drop_won", "drop_caught")),
-    "fold": Kind(A.Fold(), "fold (sit out the rest of the hand)", _always, _fold, False, ("others_folded",)),
-    "demand": Kind(A.Demand(), "demand that the player to move take the discard", _may_demand, _demand, True,
-                   moments=("turn_start",), draws_discard=True),
-}
-_KIND_OF: dict[type, str] = {type(k.action): name for name, k in KINDS.items()}
+# Eating the last discard (turn.eat): the one kind the turn's own keys offer; the constructs
+# bring the others (TurnRule.windows).
+EAT = Kind("eat", A.Eat(), "eat the last discard", _may_eat, _eat, True)
 
-__all__ = ["Asking", "KINDS", "Kind", "answer", "close", "close_for_mover", "in_hand", "may_act", "open_at",
-           "offers", "options", "pass_turn", "refusal", "is_offered"]
+
+def eating(when: "Compiled") -> Window:
+    """The window of turn.eat: after each discard, every other player for whom ``when`` holds."""
+    return Window(EAT, frozenset({"after_discard"}), None, when)
+
+
+__all__ = ["EAT", "Asking", "Kind", "Window", "answer", "close", "close_for_mover", "eating", "in_hand", "may_act",
+           "open_at", "offers", "options", "pass_turn", "refusal", "is_offered"]

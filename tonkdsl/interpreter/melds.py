@@ -10,6 +10,7 @@ from itertools import combinations, product
 from operator import or_
 
 from tonkdsl.interpreter.actions import Discard, Hit, Spread
+from tonkdsl.interpreter.asking import eating
 from tonkdsl.interpreter.rules import Plan, plan_for
 from tonkdsl.interpreter.rules.base import Guard
 from tonkdsl.language.expr.compiler import NOT_CONSTANT
@@ -71,7 +72,8 @@ class MeldRules:
         "play_drop", "one_copy", "discard_flow", "on_discarded", "on_turn_start",
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
-        "spread_checked", "free_discard_draw", "play_conditions", "hit_reads_cards", "naturals_bind", "plan")
+        "spread_checked", "free_discard_draw", "play_conditions", "hit_reads_cards", "naturals_bind", "plan",
+        "windows")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -137,7 +139,9 @@ class MeldRules:
         # A drop (knock) may be made after drawing, before the discard or instead of it.
         self.play_drop = "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at
         # The moments at which players may be asked out of turn (Ruleset.windows), as flags.
-        asked = {at for w in rs.windows for at in w.at}
+        # Eating's window (turn.eat) and the constructs' (turn.out_of_turn, ...): asking.open_at reads them.
+        self.windows = ((eating(rs.eat_allowed),) if rs.eat_allowed is not None else ()) + self.plan.windows
+        asked = {at for w in self.windows for at in w.at}
         self.asks_after_deal = "after_deal" in asked
         self.asks_at_start = "turn_start" in asked
         self.asks_after_draw = "after_draw" in asked

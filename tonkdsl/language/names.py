@@ -119,7 +119,7 @@ GLOBALS: dict[str, tuple[Type, Any, str]] = {
     "stake": (NUM, attrgetter("state.stake"), "the base stake of the game"),
     "players": (list_of(PLAYER), _players, "every player (but those who folded)"),
     "others": (list_of(PLAYER), _others, "every player but the one the rule is about (and those who folded)"),
-    "folded": (list_of(PLAYER), _folded, "the players who folded this hand (turn.out_of_turn)"),
+    "folded": (list_of(PLAYER), _folded, "the players who folded this hand (a rule out of turn lets them fold)"),
     "lowest": (list_of(PLAYER), _lowest, "the player(s) with the lowest count"),
     "min_count": (NUM, _min_count, "the lowest count at the table (of those who did not fold)"),
     "num_players": (NUM, attrgetter("state.num_players"), "how many play"),

@@ -132,22 +132,6 @@ class CounterEvent:
 
 
 @dataclass(frozen=True)
-class Window:
-    """Who may act, and when, besides the player to move: at each moment of ``at`` the players
-    of ``by`` (a set about the player to move) for whom ``when`` holds are asked in turn whether
-    they ``do`` the action. Eating (turn.eat) is one; turn.out_of_turn writes others.
-
-    ``id`` names a rule of the file (taking it is recorded in the outcome's rules fired); the
-    windows a shorter key stands for (turn.eat) have none."""
-
-    do: str  # "eat", "drop" or "fold"
-    at: frozenset[str]
-    by: Compiled | None  # None: everyone but the player to move
-    when: Compiled | None  # None: always
-    id: str | None = None
-
-
-@dataclass(frozen=True)
 class Counter:
     name: str
     initial: int
@@ -214,7 +198,6 @@ class Ruleset:
     next_dealers: tuple[NextDealer, ...]
     eat_allowed: Compiled | None  # None: no eating
     eat_spread_at_once: bool
-    windows: tuple[Window, ...]  # who may act out of turn, and when (eating among them)
     ante: Compiled | None  # what each player puts into the pot at the deal (None: no pot)
     bonuses: tuple[Bonus, ...]
     most_lost: Compiled | None  # caps on what one hand's ending costs or brings a player
@@ -598,13 +581,6 @@ class _Builder:
                                          rule.get("prefer"), rule.get("tie"), claim, scores))
         drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
         eat_allowed = self.expr(("turn", "eat", "allowed"), BOOL, act, required=False)
-        windows = [Window("eat", frozenset({"after_discard"}), None, eat_allowed)] if eat_allowed else []
-        for j, w in enumerate(self.get(("turn", "out_of_turn")) or []):
-            base = ("turn", "out_of_turn", j)
-            by = self.expr(base + ("by",), PLAYERS, act, subject=False, required=False)
-            when = self.expr(base + ("when",), BOOL, act, required=False)
-            if isinstance(w, dict):
-                windows.append(Window(str(w.get("do")), frozenset(w.get("at") or ()), by, when, str(w.get("id"))))
         ante = self.expr(("pot", "ante"), NUM, (), subject=False, required=False)
         bonuses = []
         for j, b in enumerate(self.get(("bonuses",)) or []):
@@ -699,7 +675,7 @@ class _Builder:
             stock_rebuild=_rebuilds((d.get("stock") or {}).get("rebuild", 0)),
             stock_rebuild_whole=(d.get("stock") or {}).get("rebuild_takes") == "whole_pile",
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
-            eat_allowed=eat_allowed, windows=tuple(windows), eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
+            eat_allowed=eat_allowed, eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
             ante=ante, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),

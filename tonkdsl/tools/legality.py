@@ -97,7 +97,7 @@ def check_hand(rs: Ruleset, players: int, seed: int, *, bot: str = "random", tri
     dealer = seed % players
     state = deal(rs, players, seed=seed, dealer=dealer)
     played: list[str] = []
-    out_of_turn = bool(plan_for(rs).offering)
+    offered_aside = bool(plan_for(rs).offering)
 
     def finding(kind: str, message: str, action: A.Action | None = None, by: int | None = None) -> Finding:
         acts = played + ([f"P{(seat if by is None else by) + 1} {action}"] if action is not None else [])
@@ -129,7 +129,7 @@ def check_hand(rs: Ruleset, players: int, seed: int, *, bot: str = "random", tri
         # as tonk simulate's with the same seed and bots.
         others = dict.fromkeys(rng.choice(legal) for _ in range(min(tries, len(legal)) - 1))
         tries_now = [(seat, a) for a in others if a != chosen]
-        if out_of_turn:  # the constructs' plays out of turn (a slap, a buy) offered to the other players
+        if offered_aside:  # the constructs' plays out of turn (a slap, a buy) offered to the other players
             tries_now += _out_of_turn(state, seat, rng)
         for who, action in tries_now:
             try:

@@ -12,6 +12,7 @@ from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.discard_sets import DiscardSets
 from tonkdsl.interpreter.rules.in_turn import InTurn
+from tonkdsl.interpreter.rules.out_of_turn import OutOfTurn
 from tonkdsl.interpreter.rules.slapping import Slapping
 from tonkdsl.interpreter.rules.stock_end import StockEnd
 
@@ -25,6 +26,7 @@ RULES: tuple[type[TurnRule], ...] = (
     InTurn,
     StockEnd,
     DiscardSets,
+    OutOfTurn,
 )
 
 
@@ -35,6 +37,11 @@ def plan_for(rs: "Ruleset") -> Plan:
         built = (rule.build(rs) for rule in RULES)
         plan = rs.tables["plan"] = Plan(r for r in built if r is not None)
     return plan
+
+
+def where(rs: "Ruleset", fact: str) -> tuple[str | int, ...] | None:
+    """The key of ``rs`` that makes ``fact`` true (a lint finding's related location), if a construct says."""
+    return next((path for rule in RULES if (path := rule.where(rs, fact)) is not None), None)
 
 
 def verbs() -> dict[str, Callable[[list[str]], "A.Action"]]:
@@ -52,4 +59,4 @@ def rule_at(path: tuple[object, ...]) -> type[TurnRule] | None:
     return next((rule for rule in RULES if tuple(rule.key.split(".")) == tuple(path)), None)
 
 
-__all__ = ["RULES", "Finding", "Plan", "Sentence", "TurnRule", "plan_for", "rule_at", "rule_of_kind", "verbs"]
+__all__ = ["RULES", "Finding", "Plan", "Sentence", "TurnRule", "plan_for", "rule_at", "rule_of_kind", "verbs", "where"]

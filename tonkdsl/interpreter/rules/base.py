@@ -12,6 +12,8 @@ that owns everything about it, in one module of this package:
 - the hooks the turn calls at its steps (only those a construct defines are called at all):
   ``options`` (what it offers a player now), ``play`` (its own actions applied, refusals in a
   player's words), ``discarded`` and ``drew`` (its effects after the core actions);
+  ``windows``: the moments it asks other players whether they act (asking.py asks them, one at
+  a time; each window's kind of action says what it does);
 - ``sheet``: its rules-sheet sentences; ``lint``: what ``tonk lint`` says of its settings;
   ``facts``: what it makes possible, which lint's reasoning reads instead of knowing each key.
 
@@ -20,12 +22,13 @@ construct by name: it asks the plan. docs/engine.md, "Adding a construct", walks
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, NamedTuple, Protocol, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.table import START
 
 if TYPE_CHECKING:
+    from tonkdsl.interpreter.asking import Window
     from tonkdsl.interpreter.engine import State
     from tonkdsl.language.expr import Compiled
     from tonkdsl.language.ruleset import Ruleset
@@ -36,6 +39,20 @@ HITS_SPREADS = "hits_spreads"  # a spread can be added to (a hit by another name
 PLAYS_OUT_OF_TURN = "plays_out_of_turn"  # a player can lay cards outside their own turn
 HITS_ANY_SPREAD = "hits_any_spread"  # it plays onto any spread, whoever owns it (hits.spreads aside)
 STOCK_NEVER_EMPTY = "stock_never_empty"  # the hand ends before the stock runs out (what the sheet says of an empty one is moot)
+DROPS_OUT_OF_TURN = "drops_out_of_turn"  # a player may drop outside their own turn (so a drop needs no turn begun)
+FOLDS = "folds"  # a player may sit out the rest of the hand while it goes on (the sets about players shrink)
+
+
+class Words(Protocol):
+    """The expression reader the tools lend a construct for its sentences (tonkdsl.tools.explain.words)."""
+
+    def __call__(self, source: str, subject: str | None = "actor") -> str:
+        """An expression in words (``subject``: the role a bare attribute is about)."""
+        ...
+
+    def players(self, source: str) -> tuple[str, str | None]:
+        """A set of players as a sentence's subject, and apart the conditions not about them."""
+        ...
 
 
 class OpenDiscard(NamedTuple):
@@ -113,14 +130,14 @@ class TurnRule:
 
     key: ClassVar[str] = ""  # the key it reads, dotted when nested ("turn.in_turn")
     entry_name: ClassVar[str] = ""  # what one entry of a list construct is called (tonk diff: "... added: ...")
-    named: ClassVar[str] = ""  # the word that names it in code (tests/test_constructs.py: only here and the registry)
+    named: ClassVar[str] = ""  # a regular expression of the word that names it in code (tests/test_constructs.py: only here and the registry)
     schema: ClassVar[dict[str, Any]] = {}
     kinds: ClassVar[tuple[type[A.Action], ...]] = ()  # the action classes it plays
     # verb -> parser of the words after it (actions.parse_action reads them)
     verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {}
     usage: ClassVar[tuple[str, ...]] = ()  # its actions' text, for the usage line ("slap <card> on <n>")
     help: ClassVar[tuple[tuple[str, str], ...]] = ()  # (example, what it does) for a terminal player's help
-    facts: ClassVar[frozenset[str]] = frozenset()
+    facts: frozenset[str] = frozenset()  # (a construct whose facts depend on its settings sets them when built)
 
     @classmethod
     def build(cls, rs: "Ruleset") -> "TurnRule | None":
@@ -161,6 +178,10 @@ class TurnRule:
     def drew(self, st: "State", seat: int) -> None:
         """After ``seat`` drew, before the card joins the hand."""
 
+    def windows(self) -> "tuple[Window, ...]":
+        """The moments it asks the players other than the one to move whether they act (read once)."""
+        return ()
+
     def guards(self) -> tuple[Guard, ...]:
         """Its conditions on the player to move's own actions (read once, into the turn's table)."""
         return ()
@@ -173,15 +194,20 @@ class TurnRule:
 
     # --- for the tools -------------------------------------------------------------------
     @classmethod
-    def sheet(cls, rs: "Ruleset", words: Callable[..., str], never: frozenset[str]) -> list[Sentence]:
+    def sheet(cls, rs: "Ruleset", words: Words, never: frozenset[str]) -> list[Sentence]:
         """Its rules-sheet sentences (``words(source, subject)`` turns an expression into plain words; ``never``: the
         player to move's own actions the ruleset never allows, of which nothing is said)."""
         return []
 
     @classmethod
-    def entry_words(cls, entry: dict[str, Any], words: Callable[..., str]) -> str | None:
+    def entry_words(cls, entry: dict[str, Any], words: Words) -> str | None:
         """One entry of a list construct in words (``tonk diff`` says each entry added, removed or
         changed so); None for a construct that is not a list."""
+        return None
+
+    @classmethod
+    def where(cls, rs: "Ruleset", fact: str) -> tuple[str | int, ...] | None:
+        """The key of ``rs`` that makes ``fact`` true, for a finding's related location (None: not this one)."""
         return None
 
     @classmethod
@@ -226,7 +252,7 @@ class Plan:
     """A ruleset's constructs, sorted by the steps they act at. Most rulesets use none: each
     hook of the turn is then one test of an empty tuple."""
 
-    __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards")
+    __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -237,6 +263,7 @@ class Plan:
         self.on_draw = tuple(r for r in self.rules if _overrides(r, "drew"))
         self.facts = frozenset().union(*(r.facts for r in self.rules))
         self.stock_cards = max((r.stock_cards() for r in self.rules), default=0)  # TurnRule.stock_cards
+        self.windows = tuple(w for r in self.rules for w in r.windows())
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
         out: list[A.Action] = []

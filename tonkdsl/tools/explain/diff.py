@@ -14,8 +14,7 @@ from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import schema_at
 from tonkdsl.interpreter.rules import rule_at
-from tonkdsl.tools.explain.words import amount, payment, words
-from tonkdsl.tools.explain.sheet import out_of_turn_rule
+from tonkdsl.tools.explain.words import READER, amount, payment, words
 
 
 @dataclass(frozen=True)
@@ -56,12 +55,8 @@ def _entry(kind: str, item: dict[str, Any], stake: int, path: tuple[Any, ...]) -
         return f"{item['id']}{on}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "custom":
         return f"{item['id']}: \"{item.get('text', '')}\""
-    if kind == "out_of_turn":
-        by, when = item.get("by"), item.get("when")
-        return f"{item['id']}: " + out_of_turn_rule(str(item.get("do", "?")), item.get("at") or [],
-                                                     None if by is None else str(by), None if when is None else str(when))
     construct = rule_at(path)  # a construct's list says its entries itself (tonkdsl/interpreter/rules/)
-    told = construct.entry_words(item, words) if construct is not None else None
+    told = construct.entry_words(item, READER) if construct is not None else None
     return told if told is not None else f"{item['id']}"
 
 
@@ -77,16 +72,13 @@ def _kind(path: tuple[Any, ...]) -> str:
         return "custom"
     if path == ("bonuses",):
         return "bonus"
-    if path == ("turn", "out_of_turn"):
-        return "out_of_turn"
     if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
         return "transfer"
     return "entry"
 
 
 _ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry",
-               "custom": "Custom at a physical table", "bonus": "Bonus paid at once",
-               "out_of_turn": "Rule out of turn"}
+               "custom": "Custom at a physical table", "bonus": "Bonus paid at once"}
 
 
 def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:

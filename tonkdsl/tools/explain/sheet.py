@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tonkdsl.interpreter.rules import RULES, plan_for
-from tonkdsl.interpreter.rules.base import STOCK_NEVER_EMPTY
+from tonkdsl.interpreter.rules.base import DROPS_OUT_OF_TURN, FOLDS, STOCK_NEVER_EMPTY
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.ruleset import REBUILD_ALWAYS, Ending, Ruleset, Transfer
-from tonkdsl.tools.explain.words import amount, one_player, payment, players, words
+from tonkdsl.tools.explain.words import READER, amount, one_player, payment, players, words
 
 _ENDING_TITLE = {
     "tonk_out": "Going out without a discard (tonk out)",
@@ -63,61 +63,6 @@ def _cap(s: str) -> str:
 
 def _list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-_MOMENT = {"after_deal": "once the cards are dealt, before the first turn",
-           "turn_start": "at the start of each turn, before the player to move acts",
-           "after_draw": "after the player to move draws",
-           "after_discard": "after each discard, before the next turn"}
-_DOES = {"drop": "drop out of turn",
-         "fold": "fold: they sit out the rest of the hand (their turns are skipped, and they are not among the "
-                 "players compared, paid or paying)",
-         "demand": "demand that the player to move take the top discard as their draw (they must when it would go "
-                   "into a spread of theirs at once; otherwise the demand is void)"}
-
-
-def out_of_turn_rule(do: str, at: Any, by: str | None, when: str | None) -> str:
-    """One rule of turn.out_of_turn in words: "after each discard, ..., every other player may drop
-    out of turn, when their count is at most 10" (the rules sheet, tonk diff)."""
-    moments = " or ".join(_MOMENT[m] for m in sorted(at, key=list(_MOMENT).index) if m in _MOMENT)
-    who, cond = ("every other player", None) if by is None else players(by)
-    only = [] if when is None or str(when).strip() == "true" else [words(str(when), "they")]
-    conds = " and ".join([*only, *([cond] if cond else [])])
-    return f"{moments}, {who} may {_DOES.get(do, do)}" + (f", when {conds}" if conds else "")
-
-
-def _out_of_turn(rs: Ruleset) -> list[str]:
-    """The sentences of turn.out_of_turn: who may act, when, besides the player to move."""
-    rules = [w for w in rs.windows if w.id is not None and not _never(w.when)]
-    if not rules:
-        return []
-    lines = ["Out of turn:"]
-    for w in rules:
-        lines.append(f"- {w.id}: " + out_of_turn_rule(w.do, w.at, None if w.by is None else w.by.source,
-                                                       None if w.when is None else w.when.source) + ".")
-    asked = {m for w in rules for m in w.at}
-    # At the deal and at a turn's start the player to move is asked first, when a rule names them
-    # (a rule by every other player does not): the sentence says where the asking really starts.
-    start = ("the player to move, when a rule names them, then from their left"
-             if any(w.by is not None for w in rules if set(w.at) & {"after_deal", "turn_start"})
-             else "the left of the player to move")
-    first = (start if asked <= {"after_deal", "turn_start"} else
-             "the discarder's left" if asked == {"after_discard"} else
-             "the left of the player who drew" if asked == {"after_draw"} else
-             "the left of the player who drew or discarded" if asked <= {"after_draw", "after_discard"} else
-             f"{start} (after a draw or a discard: from that player's left)")
-    mover = ("the next player" if asked == {"after_discard"} else "the player to move" if "after_discard" not in asked
-             else "the player to move (after a discard: the next player)")
-    lines.append(f"Those who may act out of turn are asked one at a time, starting from {first}. Each may act or "
-                 f"pass. When {mover} takes their own turn, everyone still to be asked has passed."
-                 + (" No one is asked in the last round after a drop." if rs.last_round else ""))
-    if any(w.do == "drop" for w in rules):
-        lines.append("A drop out of turn is decided as any drop" + (
-            ", after the last round, which ends before the turn comes back to the dropper." if rs.last_round else
-            ", at once."))
-    if any(w.do == "fold" for w in rules):
-        lines.append("When every other player has folded, the last player in ends the hand (see the endings).")
-    return lines
 
 
 def _transfer(t: Transfer, stake: int) -> str:
@@ -265,8 +210,7 @@ class _Possible:
         hits = (rs.hit_books or rs.hit_runs) and not _never(rs.hit_allowed) and (lays or rs.drop_lays_spreads)
         drops = not _never(rs.drop_allowed)
         return cls(lays, hits, (lays or hits) and not _never(rs.going_out_allowed), drops,
-                   drops or any(w.do == "drop" and not _never(w.when) for w in rs.windows),
-                   any(w.do == "fold" and not _never(w.when) for w in rs.windows))
+                   drops or DROPS_OUT_OF_TURN in plan_for(rs).facts, FOLDS in plan_for(rs).facts)
 
     def plays(self) -> str:
         """What a turn may do between the draw and the discard, in words ("" when nothing)."""
@@ -400,7 +344,6 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                           "their turn from there; the players in between lose their turn. When several want it, "
                           "the one nearest the discarder's left has it.")
     turn.lines.append(_CONSTRUCTS_HERE)  # the constructs' sentences of a turn come here (the rest: at the end)
-    turn.lines += _out_of_turn(rs)
     if rs.hold_allowed is not None and rs.hold_allowed.source.strip() != "true":
         exc = f", except when {words(rs.hold_except.source, 'you')}" if rs.hold_except is not None else ""
         turn.lines.append(f"You may not keep a complete spread in your hand: lay it before you discard{exc}.")
@@ -610,7 +553,7 @@ def _construct_sentences(rs: Ruleset, out: list[Section], can: _Possible) -> Non
     never = frozenset(do for do, possible in (("spread", can.lays), ("hit", can.hits), ("drop", can.drops))
                       if not possible)
     for rule in RULES:
-        for sentence in rule.sheet(rs, words, never):
+        for sentence in rule.sheet(rs, READER, never):
             section = by_title.get(sentence.section)
             if section is None:
                 section = by_title[sentence.section] = Section(sentence.section)

@@ -810,4 +810,18 @@ def _relative(clause: str, card: bool, plural: bool) -> str:
     return text.replace(_ITS, pronoun[1]).replace(_IT, pronoun[0])
 
 
-__all__ = ["amount", "one_player", "payment", "players", "words"]
+__all__ = ["READER", "amount", "one_player", "payment", "players", "words"]
+
+
+class _Words:
+    """``words`` and ``players`` as one object: what a construct's sentences are read with
+    (tonkdsl.interpreter.rules.base.Words)."""
+
+    def __call__(self, source: str, subject: str | None = "actor") -> str:
+        return words(source, subject)
+
+    def players(self, source: str) -> tuple[str, str | None]:
+        return players(source)
+
+
+READER = _Words()

@@ -49,10 +49,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path as FsPath
 from typing import Any, Iterable, Mapping
 
-from tonkdsl.interpreter.asking import KINDS
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError, State, first_player, hand_sizes
 from tonkdsl.interpreter.rules import RULES, plan_for
-from tonkdsl.interpreter.rules.base import HITS_SPREADS, Narrowing
+from tonkdsl.interpreter.rules.base import DROPS_OUT_OF_TURN, HITS_SPREADS, Narrowing
 from tonkdsl.interpreter.session import MAX_MATCH_HANDS
 from tonkdsl.interpreter.table import MAX_TURNS
 from tonkdsl.language.cards import JOKER
@@ -200,11 +199,6 @@ class _Linter:
             else:
                 return False
         return True
-
-    def window_index(self, rule_id: str) -> int:
-        """Where the rule of turn.out_of_turn with this id is, in the merged file."""
-        rules = (self.data.get("turn") or {}).get("out_of_turn") or []
-        return next(i for i, r in enumerate(rules) if r.get("id") == rule_id)
 
     def rule_index(self, rule_id: str) -> int:
         rules = self.data.get("deal_wins", {}).get("rules", [])
@@ -538,26 +532,6 @@ class _Linter:
                                      ("turn", "drop", "allowed"))
                 else:
                     self.add("ending-undefined", "error", message, ("turn", "drop", "allowed"))
-        # The endings an action out of turn can bring about, as its kind declares them.
-        for j, w in enumerate(rs.windows):
-            if w.id is None:
-                continue  # a window a shorter key stands for (turn.eat): checked with that key
-            never = [m for m in w.at if m not in KINDS[w.do].moments]
-            if never:  # the kind says where it can be offered: a moment outside them asks no one
-                self.add("rule-for-disabled", "warning", f"'{w.id}' lets a player {KINDS[w.do].words}, which is "
-                         f"offered only at {' or '.join(KINDS[w.do].moments)}: at {' and '.join(never)} it never is",
-                         ("turn", "out_of_turn", self.window_index(w.id), "at"),
-                         hint=f"at: [{', '.join(KINDS[w.do].moments)}]")
-            if KINDS[w.do].draws_discard and "discard" not in rs.draw_from:
-                self.add("rule-for-disabled", "warning", f"'{w.id}' lets a player {KINDS[w.do].words}, but the player "
-                         "to move may only draw from the stock (turn.draw.from): it is never offered",
-                         ("turn", "out_of_turn", self.window_index(w.id), "do"), ("turn", "draw", "from"),
-                         hint="draw from: [stock, discard], or leave the rule out")
-            for kind in KINDS[w.do].endings:
-                if kind not in e and not (kind.startswith("drop") and drop_possible):  # said above
-                    self.add("ending-undefined", "error", f"'{w.id}' lets a player {KINDS[w.do].words}, but there "
-                             f"is no rule for '{kind}'", ("turn", "out_of_turn", self.window_index(w.id), "do"),
-                             hint=f"add endings.{kind} (who wins, who pays)")
         min_meld = min(rs.book_min, rs.run_min)
         hits = rs.hit_books or rs.hit_runs
         if rs.hand_size + 1 < min_meld and not hits:
@@ -975,7 +949,7 @@ class _Linter:
                     "spreads_on_table": nothing}
         own_turn = path[:2] in (("turn", "spread"), ("turn", "draw"))
         if path[:2] == ("turn", "drop"):
-            own_turn = not any(w.do == "drop" for w in self.rs.windows)
+            own_turn = DROPS_OUT_OF_TURN not in plan_for(self.rs).facts
         if not own_turn:
             return ranges
         return {**ranges, SUBJECT + "turns": Num(1, MAX_TURNS)}

@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterator
 
 from lark import Token, Tree
 
+from tonkdsl.interpreter.rules import plan_for, where
+from tonkdsl.interpreter.rules.base import FOLDS
 from tonkdsl.language.expr.compiler import ExprError, parse
 from tonkdsl.language.ruleset import Ruleset
 
@@ -38,11 +40,12 @@ def _calls(tree: Any, source: str) -> Iterator[tuple[str, str]]:
 
 def _folding_empties(rs: Ruleset, set_source: str) -> str | None:
     """Why folding can empty ``set_source`` while the hand goes on, or None."""
-    folds = [w for w in rs.windows if w.do == "fold"]
-    if not folds:
+    if FOLDS not in plan_for(rs).facts:
         return None
     if "opponents" in set_source and (rs.side_size or 0) >= 2:
-        return ("every opponent of a player can fold (turn.out_of_turn: fold) while the hand goes on, their "
+        fold = where(rs, FOLDS)
+        said = f" ({'.'.join(str(p) for p in fold[:2])}: fold)" if fold else ""
+        return (f"every opponent of a player can fold{said} while the hand goes on, their "
                 "partners still in")
     return None
 
@@ -76,9 +79,7 @@ def _empty_sets(rs: Ruleset, fields: Fields, empty: Empty, find: Callable[[Any, 
 def min_of_empty(rs: Ruleset, fields: Fields, empty: Empty, add: Callable[..., None]) -> None:
     """Warn (code min-of-empty) at each min()/max() whose set can be empty at play. ``empty(path,
     set)`` is the relations' question (a Verdict or None); ``add`` the linter's."""
-    written = ((rs.data.get("turn") or {}).get("out_of_turn") or []) if isinstance(rs.data, dict) else []
-    fold_path = next((("turn", "out_of_turn", i, "do") for i, w in enumerate(written)
-                      if isinstance(w, dict) and w.get("do") == "fold"), None)
+    fold_path = where(rs, FOLDS)
     for path, fn, set_source, why in _empty_sets(rs, fields, empty, _calls, lambda s: (f"count({s})",)):
         add("min-of-empty", "warning", f"{fn}() of '{set_source}' fails at play when '{set_source}' is empty: "
             f"{why}", path, *([fold_path] if fold_path and "fold" in why else []),

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 import z3
 
 from tonkdsl.interpreter.rules import plan_for
-from tonkdsl.interpreter.rules.base import HITS_ANY_SPREAD, PLAYS_OUT_OF_TURN
+from tonkdsl.interpreter.rules.base import DROPS_OUT_OF_TURN, HITS_ANY_SPREAD, PLAYS_OUT_OF_TURN
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset
 from tonkdsl.tools.lint.intervals import Abs
 from tonkdsl.tools.lint.smt import Answer, Moment, Table, Unknown
@@ -49,7 +49,7 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
         # whoever goes out too, unless a play out of turn (a slap, eating the discard) can empty
         # a hand.
         own_turn = ("turns >= 1", "the player who ends the hand has started a turn", True)
-        drop_turn = [] if any(w.do == "drop" for w in rs.windows) else [own_turn]
+        drop_turn = [] if DROPS_OUT_OF_TURN in plan_for(rs).facts else [own_turn]
         if kind == "drop_won":
             return Moment({"dropper": "actor"}, [(wins_if, f"in 'drop_won' the dropper met turn.drop.wins_if "
                                                            f"('{wins_if}')", True), *drop_turn], winners=winners)

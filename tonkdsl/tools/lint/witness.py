@@ -93,8 +93,6 @@ def targets(rs: Ruleset) -> list[Target]:
                 for j, e in enumerate(ending.scores)]
     out += [Target(f"rule:{b.transfer.id}", f"the bonus '{b.transfer.id}'", ("bonuses", j))
             for j, b in enumerate(rs.bonuses)]
-    out += [Target(f"rule:{w['id']}", f"the rule out of turn '{w['id']}'", ("turn", "out_of_turn", j))
-            for j, w in enumerate((rs.data.get("turn") or {}).get("out_of_turn") or [])]
     out += [Target(f"rule:{rid}", what, path) for rule in RULES for rid, what, path in rule.fired(rs)]
     if rs.ante is not None:
         out.append(Target("rule:ante", "the ante", ("pot", "ante")))

@@ -666,7 +666,7 @@ class Room:
                 data["legal"] = [str(a) for a in state.legal_actions()]
             else:  # what the ruleset's constructs let this player play out of turn now (a slap, a buy)
                 data["legal"] = [str(a) for a in state.legal_actions(here)] if state.phase != ASK else []
-                data["out_of_turn"] = bool(data["legal"])
+                data["legal_aside"] = bool(data["legal"])  # (the moves listed are not a turn of theirs)
         except RulesetError as exc:  # a rule failed while listing the moves: the hand is void, shown as such
             self.failed_rule(exc)
             return self.snapshot(seat)
