@@ -547,7 +547,7 @@ def test_the_tables_own_words_the_knock_the_last_round_and_how_points_are_won() 
     room = _room("hoyle-tunk", seats=2, bots=("greedy",), seed=2)
     ann = room.join(room.code, None)
     seen = room.snapshot(ann)
-    assert seen["words"] == {"drop": "knock", "last_round": True} and seen["points"]
+    assert seen["words"] == {"drop": "knock", "decided_later": True} and seen["points"]
     assert seen["scoring"] == "lowest total wins; a player is out when their total so far is at least 100"
     state = room.game.state
     assert state is not None

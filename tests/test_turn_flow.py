@@ -47,7 +47,7 @@ def test_a_drop_before_the_discard_offers_only_the_discards_that_keep_the_condit
     with pytest.raises(IllegalAction, match="you have dropped: discard a card to end your turn"):
         state.apply("spread 5H 6H 7H")
     state.apply("discard KD")
-    assert state.knocker == 0 and len(state.spreads) == 1 and state.count(0) == 5  # the run is laid
+    assert state.closing is not None and state.closing.by == 0 and len(state.spreads) == 1 and state.count(0) == 5  # the run is laid
 
 
 def test_the_last_round_gives_each_other_player_one_turn_then_decides() -> None:
@@ -249,7 +249,7 @@ def test_a_drop_after_the_draw_is_tested_on_the_hand_and_leaves_it_as_it_was(see
     tested = 0
     while not state.is_terminal() and tested < 12:
         seat = state.current_player()
-        if state.phase == PLAY and not state.knock_declared and state.knocker is None:
+        if state.phase == PLAY and not state.knock_declared and state.closing is None:
             before = ([list(h) for h in state.hands], list(state.hand_value), list(state.hand_sig),
                       [list(d) for d in state.hand_discards])
             expected = _drop_discards_by_clones(state, seat)

@@ -89,8 +89,8 @@ def in_hand(state: "State") -> list[int]:
 def open_at(state: "State", at: str, ref: int) -> bool:
     """Ask the players the windows of ``at`` name, about ``ref``. False when nobody may act
     (the hand goes on as if there were no window)."""
-    if state.knocker is not None or state._outcome is not None:
-        return False  # nobody is asked in the last round after a drop
+    if state.closing is not None or state._outcome is not None:
+        return False  # nobody is asked while the hand closes after a drop (its last round)
     windows = [w for w in state.melds.windows if at in w.at]
     if not windows:
         return False

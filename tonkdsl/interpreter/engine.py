@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 from tonkdsl.interpreter.actions import Discard
 from tonkdsl.interpreter.asking import Asking, open_at
 from tonkdsl.interpreter.melds import table_for
+from tonkdsl.interpreter.rules.base import Closing
 from tonkdsl.language.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.language.names import EvalContext
 from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
@@ -33,7 +34,7 @@ _SLOTS = (
     "hand_sig", "hand_discards", "stock", "discard_pile", "spreads", "first_seat", "current",
     "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
     "counters", "fired", "events_fired", "deal_winners", "pending", "memory", "out_of_turn_seat",
-    "spread_log", "dealt_hands", "_outcome", "_listened", "knocker", "last_round_left", "knock_declared",
+    "spread_log", "dealt_hands", "_outcome", "_listened", "closing", "knock_declared",
     "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "hands_won", "pot", "pot_start", "paid",
     "public_cards", "last_discard", "upcard", "side_of", "record")
 
@@ -96,10 +97,9 @@ class State(TurnFlow):
         self.dealt_hands: tuple[tuple[int, ...], ...] = ()
         self._outcome: Outcome | None = None
         self._listened = self.melds.events_listened  # events some counter listens to
-        # A drop followed by a last round: who dropped, and how many turns are left before the
-        # drop is decided; a drop declared after the draw that the discard completes.
-        self.knocker: int | None = None
-        self.last_round_left = 0
+        # A drop decided only after more turns: what the hand waits for (a construct's record,
+        # rules.base.Closing); a drop declared after the draw that the discard completes.
+        self.closing: Closing | None = None
         self.knock_declared = False
         self.seed = 0  # the deal's seed: a rebuilt stock is shuffled from it
         self.rebuilds = 0  # times the stock was rebuilt this hand
@@ -175,7 +175,7 @@ class State(TurnFlow):
         twin.taken_discard, twin.hit_cards_this_turn = self.taken_discard, self.hit_cards_this_turn
         twin.pending, twin.memory, twin.out_of_turn_seat = self.pending, self.memory, self.out_of_turn_seat
         twin.dealt_hands, twin._outcome, twin._listened = self.dealt_hands, self._outcome, self._listened
-        twin.knocker, twin.last_round_left, twin.knock_declared = self.knocker, self.last_round_left, self.knock_declared
+        twin.closing, twin.knock_declared = self.closing, self.knock_declared
         twin.seed, twin.rebuilds, twin.dropper = self.seed, self.rebuilds, self.dropper
         twin.asking = self.asking.copy() if self.asking is not None else None
         twin.sitting_out, twin.eaten_turn, twin.totals = self.sitting_out, self.eaten_turn, self.totals

@@ -132,8 +132,9 @@ class MeldRules:
         # are legal at every start of a turn; a drop rule that is not a constant is evaluated.
         drop = rs.drop_allowed.constant
         at_start = "start" in rs.drop_at
-        # A drop allowed always is still refused in the last round after a drop: then it varies.
-        always = drop is True and not rs.last_round and ("turn_start", "drop") not in self.guards
+        # A drop allowed always is still refused while the hand closes after a drop (its last
+        # round): then it varies.
+        always = drop is True and not self.plan.closing and ("turn_start", "drop") not in self.guards
         self.start_kinds = (1 if always and at_start else 0) | (4 if self.draws_stock else 0)
         self.drop_varies = at_start and not always and drop is not False
         # A drop (knock) may be made after drawing, before the discard or instead of it.

@@ -14,7 +14,7 @@ from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter import asking
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.rules import rule_of_kind
-from tonkdsl.interpreter.rules.base import Guard
+from tonkdsl.interpreter.rules.base import Closing, Guard
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
 from tonkdsl.interpreter.table import (ASK, DISCARDED, DREW_STOCK, DROP_DECLINED, EXTRA, LAID, MAX_TURNS, OVER, PLAY,
@@ -79,8 +79,7 @@ class TurnRules:
     hand_value: list[int]
     hand_sig: list[int]
     hand_discards: list[list[A.Discard]]
-    knocker: int | None
-    last_round_left: int
+    closing: Closing | None
     knock_declared: bool
     seed: int
     rebuilds: int
@@ -361,7 +360,7 @@ class TurnRules:
     def _can_drop(self, seat: int, at: str = TURN_START) -> bool:
         """Whether ``seat`` may drop at this step of their turn (the drop condition, and any rule
         of turn.in_turn on a drop there)."""
-        if self.knocker is not None or not self._test(self.ruleset.drop_allowed, seat):
+        if self.closing is not None or not self._test(self.ruleset.drop_allowed, seat):
             return False
         return not self.melds.guards or self._guard_fails(at, "drop", seat) is None
 
@@ -879,9 +878,9 @@ class TurnRules:
     def _next_turn(self) -> None:
         prev = self.current
         seat = prev + 1 if prev + 1 < self.num_players else 0
-        # Folded players and a last round after a drop are rare: one test keeps them off the
+        # Folded players and a hand closing after a drop are rare: one test keeps them off the
         # path every turn takes.
-        if self.sitting_out or self.knocker is not None:
+        if self.sitting_out or self.closing is not None:
             seat = self._next_turn_rare(seat)
             if seat < 0:
                 return
@@ -920,13 +919,9 @@ class TurnRules:
                 if seat == self.first_seat:
                     self.round_number += 1
                 seat = seat + 1 if seat + 1 < self.num_players else 0
-        if self.knocker is not None:  # the last round after a drop
-            # It ends after its turns, or before the turn comes back to the dropper (a drop out
-            # of turn); a drop in turn runs out of turns first.
-            if self.last_round_left == 0 or seat == self.knocker:
-                self._drop(self.knocker)
-                return -1
-            self.last_round_left -= 1
+        closing = self.closing  # a hand closing after a drop (its last round) may end as the turn passes
+        if closing is not None and closing.next_turn(self, seat):  # type: ignore[arg-type]
+            return -1
         return seat
 
 

@@ -1,9 +1,10 @@
-"""The turn's newer shapes: a drop (knock) after the draw, the last round after it, eating the
-last discard out of turn, and a stock rebuilt from the discard pile.
+"""The turn's newer shapes: a drop (knock) after the draw, a drop decided later (the plan's
+``close``: a last round after it), eating the last discard out of turn, and a stock rebuilt from
+the discard pile.
 
 :class:`TurnFlow` extends :class:`~tonkdsl.interpreter.turn.TurnRules` (and :class:`~tonkdsl.interpreter.engine.State`
-extends it): every guard and setting is read from the ruleset (``turn.drop.at``,
-``turn.drop.last_round``, ``stock.rebuild``; the windows of ``turn.eat`` and ``turn.out_of_turn``).
+extends it): every guard and setting is read from the ruleset (``turn.drop.at``, ``stock.rebuild``;
+the asking's windows: eating's and the constructs').
 """
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ class TurnFlow(TurnRules):
         """A drop after the draw: the ruleset allows it there, no drop is pending, and the
         player keeps a card to discard when the drop comes before the discard."""
         rs = self.ruleset
-        if self.knock_declared or self.knocker is not None:
+        if self.knock_declared or self.closing is not None:
             return False
         if "instead_of_discard" in rs.drop_at:
             return self._can_drop(seat, AFTER_DRAW)
@@ -134,9 +135,8 @@ class TurnFlow(TurnRules):
             self.hand_sig[seat] += m.card_sig[card]
 
     def _refuse_drop(self, seat: int, at: str = TURN_START) -> None:
-        if self.knocker is not None:
-            raise IllegalAction(f"a drop is already made: this is the last round after "
-                                f"{'your' if self.knocker == seat else 'that'} drop")
+        if self.closing is not None:
+            raise IllegalAction(self.closing.refusal(seat))
         if not self._test(self.ruleset.drop_allowed, seat):
             raise IllegalAction("you may not drop now (the ruleset's drop condition "
                                 f"'{self.ruleset.drop_allowed.source}' is false)")
@@ -157,7 +157,7 @@ class TurnFlow(TurnRules):
             self._note_guards(AFTER_DRAW, "drop")
             self._knock(seat)
             return
-        if self.knocker is not None:
+        if self.closing is not None:
             self._refuse_drop(seat)
         if self.taken_discard in self.hands[seat] and self._must_use_taken():
             raise IllegalAction("you may not drop now: the card you took from the discard pile must go into a "
@@ -170,15 +170,12 @@ class TurnFlow(TurnRules):
         self.knock_declared = True
 
     def _knock(self, seat: int) -> None:
-        """A drop: lay the spreads first if the ruleset says so, then decide it now, or after
-        the last round."""
-        rs = self.ruleset
-        if rs.drop_lays_spreads:
+        """A drop: lay the spreads first if the ruleset says so, then decide it now, or later
+        where a construct says (TurnRule.close: the last round after a drop)."""
+        if self.ruleset.drop_lays_spreads:
             self._lay_best(seat)
-        players = self.num_players - self.sitting_out.bit_count()  # those who have not folded
-        if rs.last_round > 0 and players > 1:
-            self.knocker = seat
-            self.last_round_left = min(rs.last_round, players - 1)
+        plan = self.melds.plan
+        if plan.closing and plan.close(self, seat, False):  # type: ignore[arg-type]
             self._next_turn()
             return
         self._drop(seat)

@@ -189,7 +189,6 @@ class Ruleset:
     drop_wins_if: Compiled
     drop_at: tuple[str, ...]
     drop_lays_spreads: bool
-    last_round: int  # how many of the next players get one more turn after a drop (99: all)
     first_player: Compiled | None  # None: the dealer's left
     first_turn_draws: bool
     stock_rebuild: int  # rebuilds a hand at most (stock.rebuild; 'always': MAX_TURNS, more than a hand can use)
@@ -513,6 +512,8 @@ class _Builder:
             elif isinstance(raw, list) and node.get("type") == "array":
                 out[key] = [self._construct_entry(path + (j,), item, node["items"])
                             for j, item in enumerate(raw) if isinstance(item, dict)]
+            elif raw is not None and node.get("type") not in ("object", "array"):
+                out[key] = raw  # a construct whose key is one value (the schema checked it)
             # absent (or another shape, which the schema reports)
         return out
 
@@ -670,7 +671,6 @@ class _Builder:
             drop_allowed=drop_allowed, drop_wins_if=drop_wins_if,
             drop_at=tuple(turn["drop"].get("at", ["start"])),
             drop_lays_spreads=bool(turn["drop"].get("lay_spreads", False)),
-            last_round=99 if turn["drop"].get("last_round", 0) == "all" else int(turn["drop"].get("last_round", 0)),
             first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
             stock_rebuild=_rebuilds((d.get("stock") or {}).get("rebuild", 0)),
             stock_rebuild_whole=(d.get("stock") or {}).get("rebuild_takes") == "whole_pile",

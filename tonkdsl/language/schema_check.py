@@ -33,16 +33,19 @@ def load_schema() -> dict[str, Any]:
 @functools.lru_cache(maxsize=1)
 def construct_schemas() -> dict[str, dict[str, Any]]:
     """The keys whose section is a construct's (``x-construct``), by dotted path ("slapping",
-    "turn.in_turn"), with their schema: top-level keys, and keys of a top-level section."""
+    "turn.in_turn", "turn.drop.last_round"), with their schema, at any depth of the sections."""
     out: dict[str, dict[str, Any]] = {}
-    for key, node in load_schema()["properties"].items():
-        if not isinstance(node, dict):
-            continue
-        if node.get("x-construct"):
-            out[key] = node
-        for sub, child in (node.get("properties") or {}).items():
-            if isinstance(child, dict) and child.get("x-construct"):
-                out[f"{key}.{sub}"] = child
+
+    def walk(properties: dict[str, Any], prefix: str) -> None:
+        for key, node in properties.items():
+            if not isinstance(node, dict):
+                continue
+            if node.get("x-construct"):
+                out[prefix + key] = node
+            elif isinstance(node.get("properties"), dict):
+                walk(node["properties"], f"{prefix}{key}.")
+
+    walk(load_schema()["properties"], "")
     return out
 
 

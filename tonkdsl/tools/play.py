@@ -420,7 +420,7 @@ class Player:
     def __init__(self, game: Game, screen: Screen, read: Reader, *, pause: bool = False) -> None:
         self.game, self.screen, self.read = game, screen, read
         self.pause = pause  # at a terminal: the end of a hand stays on screen until Enter
-        self.notices = LastRoundNotices()
+        self.notices = ClosingNotices()
 
     def run(self) -> int:
         g = self.game
@@ -470,7 +470,7 @@ class Player:
             action = g.bot(seat)(observation(state, seat), state.legal_actions(), g.bot_rng())
             g.apply(seat, action)
             self.screen.say(f"{g.hand_names()[seat]}: {action}")
-            self.announce_last_round(state)
+            self.announce_closing(state)
             return True
         return self.human_turn(state, seat)
 
@@ -482,8 +482,8 @@ class Player:
             return f"The game could not be saved: {g.save_error}; the last good save is kept."
         return "Game saved."
 
-    def announce_last_round(self, state: State) -> None:
-        """Say once, when a drop with a last round is made, that the others have one last turn."""
+    def announce_closing(self, state: State) -> None:
+        """Say once, when a drop that is decided later is made, what the others have left (one last turn)."""
         notice = self.notices.new(state, self.game.hand_names(), self.game.session.index)
         if notice:
             self.screen.say(notice, "bold")
@@ -524,7 +524,7 @@ class Player:
             except (A.ActionSyntaxError, IllegalAction) as exc:
                 self.screen.say(f"Not possible: {exc}. Type 'help' for the actions, or a number from the menu.")
                 continue
-            self.announce_last_round(state)
+            self.announce_closing(state)
             return True
 
     def show_end(self, state: State) -> None:
@@ -552,30 +552,28 @@ class Player:
         return 0
 
 
-class LastRoundNotices:
-    """Says once per drop, when it is made (or its discard completes it), that a last round is on."""
+class ClosingNotices:
+    """Says once per drop decided later (a last round), when it is made (or its discard completes
+    it), what the others have left."""
 
     def __init__(self) -> None:
-        self._said: tuple[int, int | None] | None = None  # (hand, knocker) already announced
+        self._said: tuple[int, int | None] | None = None  # (hand, dropper) already announced
 
     def new(self, state: State, names: Sequence[str], hand: int) -> str | None:
-        notice = last_round_notice(state, names)
-        if notice is None or (hand, state.knocker) == self._said:
+        notice = closing_notice(state, names)
+        by = state.closing.by if state.closing is not None else None
+        if notice is None or (hand, by) == self._said:
             return None
-        self._said = (hand, state.knocker)
+        self._said = (hand, by)
         return notice
 
 
-def last_round_notice(state: State, names: Sequence[str]) -> str | None:
-    """After a drop with a last round (turn.drop.last_round), in the table's words: "Ann chose
-    to knock: every other player has one last turn." None when no last round is on."""
-    knocker = state.knocker
-    if knocker is None or state.is_terminal():
+def closing_notice(state: State, names: Sequence[str]) -> str | None:
+    """While a drop waits for its decision (the last round after it), in the table's words: "Ann
+    chose to knock: every other player has one last turn." None otherwise."""
+    if state.closing is None or state.is_terminal():
         return None
-    rs = state.ruleset
-    who = ("every other player has" if rs.last_round >= state.num_players - 1
-           else f"the next {rs.last_round} player{'s' if rs.last_round > 1 else ''} {'have' if rs.last_round > 1 else 'has'}")
-    return f"{names[knocker]} chose to {rs.drop_called}: {who} one last turn."
+    return state.closing.notice(state, names)
 
 
 def parse_input(text: str, legal: Sequence[A.Action], called: str = "drop") -> A.Action:

@@ -41,6 +41,11 @@ HITS_ANY_SPREAD = "hits_any_spread"  # it plays onto any spread, whoever owns it
 STOCK_NEVER_EMPTY = "stock_never_empty"  # the hand ends before the stock runs out (what the sheet says of an empty one is moot)
 DROPS_OUT_OF_TURN = "drops_out_of_turn"  # a player may drop outside their own turn (so a drop needs no turn begun)
 FOLDS = "folds"  # a player may sit out the rest of the hand while it goes on (the sets about players shrink)
+CLOSES_AFTER_DROP = "closes_after_drop"  # a drop is decided only after more turns (TurnRule.close)
+
+# The section of a construct's sentence that goes among the sentences on the drop, before how a
+# drop is won (the rules sheet places it there; it is no section of its own).
+DROP_SENTENCES = "\0the drop"
 
 
 class Words(Protocol):
@@ -93,6 +98,28 @@ class Guard(NamedTuple):
     at: frozenset[str]
     when: "Compiled"
     id: str
+
+
+class Closing:
+    """What a closing hand waits for (``State.closing``): a construct sets one where a drop is
+    decided only after more turns (the last round after it). While it is set, no one drops and
+    no one is asked out of turn; each turn that passes asks it whether the hand ends now.
+    Subclasses are immutable (a copy of the state shares them): a change is a new one."""
+
+    __slots__ = ()
+    by: int  # the seat whose drop began it
+
+    def next_turn(self, st: "State", seat: int) -> bool:
+        """The turn passes to ``seat``: True when the hand ended instead (its outcome set)."""
+        raise NotImplementedError
+
+    def refusal(self, seat: int) -> str:
+        """Why ``seat`` may not drop now, in a player's words."""
+        raise NotImplementedError
+
+    def notice(self, st: "State", names: Sequence[str]) -> str:
+        """What the table announces once when it begins ("Ann chose to knock: ...")."""
+        raise NotImplementedError
 
 
 class Sentence(NamedTuple):
@@ -182,6 +209,12 @@ class TurnRule:
         """The moments it asks the players other than the one to move whether they act (read once)."""
         return ()
 
+    def close(self, st: "State", seat: int, this_turn: bool) -> bool:
+        """A drop by ``seat``: True when the construct decides it later (it set ``st.closing``);
+        ``this_turn``: the turn being played counts as the first after the drop (a drop out of
+        turn, before the player to move is done). False: the drop is decided now."""
+        return False
+
     def guards(self) -> tuple[Guard, ...]:
         """Its conditions on the player to move's own actions (read once, into the turn's table)."""
         return ()
@@ -203,6 +236,12 @@ class TurnRule:
     def entry_words(cls, entry: dict[str, Any], words: Words) -> str | None:
         """One entry of a list construct in words (``tonk diff`` says each entry added, removed or
         changed so); None for a construct that is not a list."""
+        return None
+
+    @classmethod
+    def changed(cls, old: Any, new: Any) -> str | None:
+        """``tonk diff``'s sentence for a change of a construct whose key is one value (None: not
+        written); None: the key's description with the old and new values."""
         return None
 
     @classmethod
@@ -252,7 +291,8 @@ class Plan:
     """A ruleset's constructs, sorted by the steps they act at. Most rulesets use none: each
     hook of the turn is then one test of an empty tuple."""
 
-    __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows")
+    __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows",
+                 "closing")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -264,12 +304,17 @@ class Plan:
         self.facts = frozenset().union(*(r.facts for r in self.rules))
         self.stock_cards = max((r.stock_cards() for r in self.rules), default=0)  # TurnRule.stock_cards
         self.windows = tuple(w for r in self.rules for w in r.windows())
+        self.closing = tuple(r for r in self.rules if _overrides(r, "close"))  # a drop may be decided later
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
         out: list[A.Action] = []
         for rule in self.offering:
             out += rule.options(st, seat)
         return out
+
+    def close(self, st: "State", seat: int, this_turn: bool) -> bool:
+        """A drop by ``seat``: True when a construct decides it later (TurnRule.close)."""
+        return any(rule.close(st, seat, this_turn) for rule in self.closing)
 
     def play_options(self, st: "State", seat: int, offered: "A.ActionList") -> list[A.Action]:
         out: list[A.Action] = []

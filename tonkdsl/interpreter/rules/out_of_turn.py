@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.asking import Asking, Kind, Window, close, close_for_mover, in_hand
-from tonkdsl.interpreter.rules.base import DROPS_OUT_OF_TURN, FOLDS, Finding, Sentence, TurnRule, Words
+from tonkdsl.interpreter.rules.base import (CLOSES_AFTER_DROP, DROPS_OUT_OF_TURN, FOLDS, Finding, Sentence, TurnRule,
+                                            Words)
 from tonkdsl.interpreter.table import START
 
 if TYPE_CHECKING:
@@ -44,15 +45,11 @@ def _drop(state: "State", seat: int, asking: Asking) -> None:
             return
     if rs.drop_lays_spreads:
         state._lay_best(seat)
-    players = len(in_hand(state))
-    if rs.last_round > 0 and players > 1:
-        state.knocker = seat
-        left = min(rs.last_round, players - 1)
+    # Decided later where a construct says (its last round): the turn being played counts as
+    # the round's first, unless the drop came after a discard (then the next turn is).
+    if state.melds.plan.close(state, seat, asking.at != "after_discard"):
         if asking.at == "after_discard":
-            state.last_round_left = left
             close(state, asking)
-        else:
-            state.last_round_left = left - 1
         return
     state._drop(seat)
 
@@ -143,8 +140,8 @@ class OutOfTurn(TurnRule):
                                       "witnesses and the outcome's rules taken use it)."},
                 "do": {"enum": ["drop", "fold", "demand"],
                        "description": "What the player may do: drop (knock out of turn: decided as a drop at once, or "
-                                      "after the last round of turn.drop.last_round, which ends before the turn comes "
-                                      "back to the dropper) or fold (sit out the rest of the hand: their turns are "
+                                      "after the last round, where one follows a drop, which ends before the turn "
+                                      "comes back to the dropper) or fold (sit out the rest of the hand: their turns are "
                                       "skipped and they are left out of players, others, lowest and min_count; when "
                                       "one player is left in, the hand ends with endings.others_folded). Or demand (at "
                                       "turn_start only: make the player to move take the top discard as their draw "
@@ -230,12 +227,15 @@ class OutOfTurn(TurnRule):
                  f"{start} (after a draw or a discard: from that player's left)")
         mover = ("the next player" if asked == {"after_discard"} else "the player to move"
                  if "after_discard" not in asked else "the player to move (after a discard: the next player)")
+        from tonkdsl.interpreter.rules import plan_for  # (the registry imports this module: read at sheet time)
+
+        later = CLOSES_AFTER_DROP in plan_for(rs).facts  # a drop is decided after a last round
         lines.append(f"Those who may act out of turn are asked one at a time, starting from {first}. Each may act or "
                      f"pass. When {mover} takes their own turn, everyone still to be asked has passed."
-                     + (" No one is asked in the last round after a drop." if rs.last_round else ""))
+                     + (" No one is asked in the last round after a drop." if later else ""))
         if any(w.kind.name == "drop" for w in rules):
             lines.append("A drop out of turn is decided as any drop" + (
-                ", after the last round, which ends before the turn comes back to the dropper." if rs.last_round else
+                ", after the last round, which ends before the turn comes back to the dropper." if later else
                 ", at once."))
         if any(w.kind.name == "fold" for w in rules):
             lines.append("When every other player has folded, the last player in ends the hand (see the endings).")

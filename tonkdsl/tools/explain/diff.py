@@ -215,12 +215,11 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
         def at(v: Any) -> str:
             return " or ".join(moments.get(str(m), str(m)) for m in (["start"] if v is _MISSING else v))
         return f"A drop may be made {at(x)} -> {at(y)}"
-    if path == ("turn", "drop", "last_round"):
-        def last(v: Any) -> str:
-            if v is _MISSING or v == 0:
-                return "nobody"
-            return "every other player" if v == "all" else f"the next {v} player{'s' if v != 1 else ''}"
-        return f"After a drop, one more turn for {last(x)} -> {last(y)}"
+    construct = rule_at(path)
+    if construct is not None:  # a construct whose key is one value says its change itself
+        told = construct.changed(None if x is _MISSING else x, None if y is _MISSING else y)
+        if told is not None:
+            return told
     if path == ("stock", "rebuild"):
         def times(v: Any) -> str:
             return ("never" if v is _MISSING or v == 0 else "every time it runs out" if v == "always" else

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tonkdsl.interpreter.rules import RULES, plan_for
-from tonkdsl.interpreter.rules.base import DROPS_OUT_OF_TURN, FOLDS, STOCK_NEVER_EMPTY
+from tonkdsl.interpreter.rules.base import DROP_SENTENCES, DROPS_OUT_OF_TURN, FOLDS, STOCK_NEVER_EMPTY
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.ruleset import REBUILD_ALWAYS, Ending, Ruleset, Transfer
 from tonkdsl.tools.explain.words import READER, amount, one_player, payment, players, words
@@ -212,6 +212,11 @@ class _Possible:
         return cls(lays, hits, (lays or hits) and not _never(rs.going_out_allowed), drops,
                    drops or DROPS_OUT_OF_TURN in plan_for(rs).facts, FOLDS in plan_for(rs).facts)
 
+    def never(self) -> frozenset[str]:
+        """The player to move's own actions the ruleset never allows (a construct says nothing of them)."""
+        return frozenset(do for do, possible in (("spread", self.lays), ("hit", self.hits), ("drop", self.drops))
+                         if not possible)
+
     def plays(self) -> str:
         """What a turn may do between the draw and the discard, in words ("" when nothing)."""
         return " and ".join([*(["lay spreads"] if self.lays else []), *(["hit spreads on the table"] if self.hits else [])])
@@ -312,11 +317,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     drop_lines = [f"{_cap(when)} you may drop{drop_when}: you show your hand and claim the lowest count.{lay}"]
     if rs.drop_called != "drop":
         drop_lines.append(f"This table calls the drop \"{rs.drop_called}\".")
-    if rs.last_round:
-        who = "every other player" if rs.last_round >= 99 else f"each of the next {_plural(rs.last_round, 'player')}"
-        drop_lines.append(f"After a drop, {who} has one more turn (no one else may drop)"
-                          + (f", in which they may {can.plays()}" + (", the dropper's too" if can.hits else "")
-                             if can.plays() else "") + "; then the drop is decided.")
+    drop_lines += [s.text for rule in RULES for s in rule.sheet(rs, READER, can.never()) if s.section == DROP_SENTENCES]
     drop_lines.append(f"The drop is won when {words(rs.drop_wins_if.source, 'you')}; otherwise it is caught.")
     if not can.drops:  # never in one's own turn: what a drop out of turn needs is said with its rule
         drop_lines = drop_lines[-1:] if can.any_drop else []
@@ -550,10 +551,10 @@ def _construct_sentences(rs: Ruleset, out: list[Section], can: _Possible) -> Non
     """Each construct's own sentences (tonkdsl/interpreter/rules/), at the end of its section:
     a construct the ruleset does not use says nothing, nor one about an action never allowed."""
     by_title = {s.title: s for s in out}
-    never = frozenset(do for do, possible in (("spread", can.lays), ("hit", can.hits), ("drop", can.drops))
-                      if not possible)
     for rule in RULES:
-        for sentence in rule.sheet(rs, READER, never):
+        for sentence in rule.sheet(rs, READER, can.never()):
+            if sentence.section == DROP_SENTENCES:
+                continue  # said among the sentences on the drop
             section = by_title.get(sentence.section)
             if section is None:
                 section = by_title[sentence.section] = Section(sentence.section)

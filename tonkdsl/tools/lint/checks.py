@@ -287,8 +287,7 @@ class _Linter:
         """Drop (knock) settings that cannot take effect."""
         rs = self.rs
         never = rs.drop_allowed.constant is False
-        for key, on in (("at", rs.drop_at != ("start",)), ("lay_spreads", rs.drop_lays_spreads),
-                        ("last_round", rs.last_round > 0)):
+        for key, on in (("at", rs.drop_at != ("start",)), ("lay_spreads", rs.drop_lays_spreads)):
             if never and on:
                 self.add("rule-for-disabled", "warning", f"turn.drop.{key} says how a drop goes, but no one may ever "
                          "drop (turn.drop.allowed is false)", ("turn", "drop", key), ("turn", "drop", "allowed"))
@@ -298,10 +297,6 @@ class _Linter:
                      "instead_of_discard also listed, a drop after drawing ends the turn at once, without a discard",
                      ("turn", "drop", "at", at) if self.has("turn", "drop", "at", at) else ("turn", "drop", "at"),
                      hint="list one of before_discard (drop, then discard) and instead_of_discard (drop, no discard)")
-        if 0 < rs.last_round < 99 and rs.last_round >= rs.players_max:
-            self.add("last-round-too-long", "warning",
-                     f"after a drop, {rs.last_round} more turns are given, but at most {rs.players_max - 1} other "
-                     f"players play: write 'last_round: all'", ("turn", "drop", "last_round"), ("players", "max"))
         if rs.stock_rebuild and "stock" not in rs.draw_from:
             self.add("rule-for-disabled", "warning", "the stock is rebuilt when it runs out, but no one draws from it",
                      ("stock", "rebuild"), ("turn", "draw", "from"))

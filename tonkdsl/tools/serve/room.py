@@ -21,6 +21,7 @@ from typing import Any, Callable
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
 from tonkdsl.interpreter.view import observation
+from tonkdsl.interpreter.rules import plan_for
 from tonkdsl.interpreter.table import ASK, VOID
 from tonkdsl.tools.bots import policy
 from tonkdsl.tools.explain.words import words
@@ -29,7 +30,7 @@ from tonkdsl.language.rng import derive_seed
 from tonkdsl.tools.serve.reactions import Reactions
 from tonkdsl.tools.serve.thinking import BotTurn
 from tonkdsl.tools.files import write_atomic
-from tonkdsl.tools.play import (HUMAN, PLAYER_NAME, Game, LastRoundNotices, last_round_notice, new_table,
+from tonkdsl.tools.play import (HUMAN, PLAYER_NAME, Game, ClosingNotices, closing_notice, new_table,
                                 parse_input, void_reason)
 
 LOG_LINES = 14  # public lines kept for the page
@@ -93,7 +94,7 @@ class Room:
     # (session seat, hand index, turn number, card name).
     drawn: tuple[int, int, int, str] | None = None
     _last_hand_memo: tuple[int, bool] | None = None
-    notices: LastRoundNotices = field(default_factory=LastRoundNotices)  # a last round, said once
+    notices: ClosingNotices = field(default_factory=ClosingNotices)  # a last round, said once
     # A new table waits in its lobby until every person's seat is taken or the host (the first
     # person's seat) starts it; False: the first hand is dealt at once (a resumed game never waits).
     lobby: bool = True
@@ -555,7 +556,7 @@ class Room:
             "game_over": over_now, "points": rs.score_sheet != "money",
             # The ruleset's word for a drop, and what one does: whether the others get a last
             # turn (the page's confirmation says so, not "the hand ends for everyone").
-            "words": {"drop": rs.drop_called, "last_round": rs.last_round > 0}, "scoring": self._scoring_words(),
+            "words": {"drop": rs.drop_called, "decided_later": bool(plan_for(rs).closing)}, "scoring": self._scoring_words(),
             "save_error": g.save_error,  # the page's status line says it while saving fails
             "host": self.seats[0].name, "you_host": seat is self.seats[0],  # the host may end the game
         }
@@ -643,7 +644,7 @@ class Room:
                 and current == here and drawn[3] in data["hand"]):
             data["drawn"] = drawn[3]  # theirs alone: the card they drew this turn
         data["last_move"] = self.last_move
-        notice = last_round_notice(state, [names[g_seat] for g_seat in active])
+        notice = closing_notice(state, [names[g_seat] for g_seat in active])
         if notice:
             data["notice"] = notice
         # Each spread also as a player lays it out, wild cards marked with what they stand for.
