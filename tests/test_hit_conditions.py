@@ -57,3 +57,14 @@ def test_the_name_hit_is_the_cards_hit(tmp_path) -> None:
 @pytest.mark.parametrize("seed", range(30))
 def test_every_hand_ends_with_a_legal_action_at_each_step_and_each_offered_hit_applies(seed: int) -> None:
     check_hand(load_ruleset(RULES), 3, seed)
+
+
+def test_a_joker_is_not_taken_beside_its_twin_when_the_twin_could_then_go_nowhere() -> None:
+    """Found by the property test: Bob holds one joker and the discard is the other. Neither may
+    be discarded after the draw (not the card taken, nor its twin), so he must play both out;
+    the taken joker fits spread 2 (2 wild cards to 3 naturals), but then its twin fits nowhere
+    (3 to 3). Taking the discard is refused, and the hand plays on to its end."""
+    from test_properties import play, ruleset
+
+    state, history = play(ruleset(RULES), 2, 3_210_233_709, 68, True)
+    assert state.is_terminal() and "1 draw discard" not in history[-2:]

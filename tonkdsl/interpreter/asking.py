@@ -249,12 +249,15 @@ def _may_eat(state: "State", seat: int, asking: Asking) -> bool:
     # The card must go into a spread (or onto one) at once. Where a condition on spreads or hits
     # reads the state, it is asked of a twin that has eaten: the turn passed to the eater first.
     taken = None
-    if state.melds.play_conditions:
+    stuck = state._stuck_with_twins(seat, card)
+    if state.melds.play_conditions or stuck:
         taken = state.clone()
         taken.asking = None
         taken.out_of_turn_seat = None
         _eat(taken, seat, asking)
-    return state._fits_at_once(seat, card, taken)
+    # With only the card's twins in hand none may be discarded: every card must be played out,
+    # and one fitting is not enough (TurnRules._plays_on_after).
+    return state._fits_at_once(seat, card, taken) and (not stuck or state._plays_on_after(taken))
 
 
 def _eat(state: "State", seat: int, asking: Asking) -> None:

@@ -421,9 +421,27 @@ class TurnRules:
         # The card must be usable at once (discard_must_be_used), or, with a hand that is empty
         # or holds only its twins (several decks, jokers), no card could be discarded after it
         # (not_the_card_taken): then it must fit a spread.
-        if rs.discard_must_be_used or self._stuck_with_twins(seat, card):
+        if self._stuck_with_twins(seat, card):
+            return self._fits_at_once(seat, card) and self._plays_on_after(self._taken(seat, card))
+        if rs.discard_must_be_used:
             return self._fits_at_once(seat, card)
         return True
+
+    def _taken(self, seat: int, card: int) -> Any:
+        """A copy of the state in which ``seat`` has drawn ``card``, the top discard."""
+        twin = self.clone()
+        if twin.discard_pile and twin.discard_pile[-1] == card:
+            twin.discard_pile.pop()
+        twin._draw(seat, card, True)
+        return twin
+
+    @staticmethod
+    def _plays_on_after(taken: Any) -> bool:
+        """Whether the player who took a card with only its twins in hand, none of which may be
+        discarded, still has a legal action (they must play every card out: one card fitting a
+        spread is not enough when its twin then fits nowhere). The turn's own checks against
+        stranding a hand keep every later step so."""
+        return bool(taken.is_terminal() or taken.legal_actions())
 
     def _stuck_with_twins(self, seat: int, card: int) -> bool:
         """Whether taking ``card`` (from the pile, or eating it) would leave ``seat`` nothing to
@@ -442,12 +460,7 @@ class TurnRules:
             return bool(spreads) or any(card in combo for _, combo in self._hit_options(seat, hand))
         # The conditions on spreads and hits read the state the card is played in (the hand it
         # joins; an eater's turns once the turn has passed to them): asked of a twin in it.
-        twin = taken
-        if twin is None:
-            twin = self.clone()
-            if twin.discard_pile and twin.discard_pile[-1] == card:
-                twin.discard_pile.pop()
-            twin._draw(seat, card, True)
+        twin = self._taken(seat, card) if taken is None else taken
         if twin.is_terminal():  # taking it ends the hand (the turn cap): nothing is left to play
             return True
         return (any(twin._may_spread(seat, combo) for combo in spreads)
