@@ -20,6 +20,24 @@ settings.register_profile("explore", max_examples=int(os.environ.get("TONK_EXPLO
 settings.register_profile("thorough", parent=settings.get_profile("explore"))  # the older name
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+
+def _without_local_constants() -> None:
+    """Hypothesis also draws the literals of the project's modules loaded so far in the process
+    ("local constants"). Which modules a pytest-xdist worker has loaded depends on the tests it
+    ran before, which depends on timing: a fixed run would draw other examples from run to run.
+    The fixed profiles draw without them (a private hook of Hypothesis: where it is gone, the
+    examples are drawn as Hypothesis draws them)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        none = type(providers._local_constants)()
+    except (ImportError, AttributeError, TypeError):  # pragma: no cover - another Hypothesis
+        return
+    providers._get_local_constants = lambda: none
+
+
+if settings.default.derandomize:
+    _without_local_constants()
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 SHARED = ROOT.parent / "shared"  # the project's shared folder, when beside the repo (optional)
