@@ -73,7 +73,7 @@ class MeldRules:
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
         "spread_checked", "free_discard_draw", "play_conditions", "hit_reads_cards", "naturals_bind", "plan",
-        "windows")
+        "windows", "hits_checked", "discards_checked")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -121,10 +121,16 @@ class MeldRules:
         # must be played at once, or a rule of turn.in_turn guards it (TurnRules._start_options).
         self.free_discard_draw = len(by_name) == len(pack.names) and ("turn_start", "draw_discard") not in self.guards
         # Whether a spread needs its condition asked (turn.spread.allowed, or a rule of turn.in_turn).
-        self.spread_checked = rs.spread_allowed is not None or ("after_draw", "spread") in self.guards
+        self.spread_checked = (rs.spread_allowed is not None or ("after_draw", "spread") in self.guards
+                               or bool(self.plan.spread_refusers))
         # Whether a spread or a hit may depend on the state (a condition reads it): then whether a
         # card taken can be played at once is asked of a twin holding it (TurnRules._fits_at_once).
-        self.play_conditions = self.spread_checked or bool(self.guards) or rs.hit_allowed is not None
+        # Whether a construct may refuse a hit, or the discard that ends a turn (an opening
+        # requirement): flags, read where every turn offers them.
+        self.hits_checked = bool(self.plan.hit_refusers)
+        self.discards_checked = bool(self.plan.discard_refusers)
+        self.play_conditions = (self.spread_checked or bool(self.guards) or rs.hit_allowed is not None
+                                or bool(self.plan.hit_refusers))
         # hits.allowed reads the cards of a hit (the spread as it leaves it, the cards hit): it
         # is asked of each hit, not of each spread.
         self.hit_reads_cards = rs.hit_allowed is not None and bool(rs.hit_allowed.names_used & {"spread", "hit"})

@@ -270,6 +270,8 @@ class TurnRules:
             skip = None
         if rs.hold_allowed is not None and self._held_spread(seat) is not None:
             return _finished(out, spans, _NO_CARDS)
+        if melds.discards_checked and melds.plan.discard_refusal(self, seat) is not None:  # type: ignore[arg-type]
+            return _finished(out, spans, _NO_CARDS)  # a construct holds the turn open (an opening to complete)
         if melds.unique_names and hand and (skip is None or skip not in hand):
             # The common case: one discard per card, kept by the state beside the hand.
             if out:  # then spans is the list's own (made above)
@@ -476,7 +478,10 @@ class TurnRules:
         allowed = self.ruleset.spread_allowed
         if allowed is not None and not self._eval(allowed, self._ctx(actor=seat, spread=tuple(combo))):
             return False
-        return not self.melds.guards or self._guard_fails(AFTER_DRAW, "spread", seat, spread=tuple(combo)) is None
+        if self.melds.guards and self._guard_fails(AFTER_DRAW, "spread", seat, spread=tuple(combo)) is not None:
+            return False
+        plan = self.melds.plan
+        return not plan.spread_refusers or plan.spread_refusal(self, seat, combo) is None  # type: ignore[arg-type]
 
     def _hit_options(self, seat: int, hand: Sequence[int] | None = None) -> list[tuple[int, tuple[int, ...]]]:
         rs = self.ruleset
@@ -511,6 +516,8 @@ class TurnRules:
         """Whether ``seat`` may hit ``sp`` (with ``cards``). Where hits.allowed reads the cards
         (``spread``, ``hit``) and none are given, only what does not depend on them is asked."""
         rs = self.ruleset
+        if self.melds.hits_checked and self.melds.plan.hit_refusal(self, seat) is not None:  # type: ignore[arg-type]
+            return False
         if sp.kind == "book" and not rs.hit_books:
             return False
         if sp.kind == "run" and not rs.hit_runs:
@@ -676,7 +683,8 @@ class TurnRules:
         if kind is None:
             raise IllegalAction(f"{' '.join(action.cards)} is not a spread ({self.melds.describe()})")
         if not self._may_spread(seat, cards):
-            raise IllegalAction(self._guard_refusal(AFTER_DRAW, "spread", seat, "lay a spread now", spread=tuple(cards))
+            raise IllegalAction(self.melds.plan.spread_refusal(self, seat, cards)  # type: ignore[arg-type]
+                                or self._guard_refusal(AFTER_DRAW, "spread", seat, "lay a spread now", spread=tuple(cards))
                                 or f"you may not lay a spread now (the ruleset's spread condition "
                                 f"'{self.ruleset.spread_allowed.source}' is false)")  # type: ignore[union-attr]
         self._note_guards(AFTER_DRAW, "spread")
@@ -701,6 +709,9 @@ class TurnRules:
             raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
         sp = self.spreads[action.target - 1]
         if not self._may_hit(seat, sp, cards):
+            refused = self.melds.plan.hit_refusal(self, seat)  # type: ignore[arg-type]
+            if refused is not None:  # a construct's (an opening requirement)
+                raise IllegalAction(refused)
             what = {"book": "books", "run": "runs"}[sp.kind]
             if (sp.kind == "book" and not rs.hit_books) or (sp.kind == "run" and not rs.hit_runs):
                 raise IllegalAction(f"{what} cannot be hit in this ruleset")
@@ -749,6 +760,10 @@ class TurnRules:
                 raise IllegalAction("the card you took from the discard pile must go into a spread first")
         # A discard that completes a drop whose spreads are laid (turn.drop.lay_spreads) lays them
         # itself: only the discards are offered then, so the rule on holding spreads waits for it.
+        if melds.discards_checked:
+            refused = melds.plan.discard_refusal(self, seat)  # type: ignore[arg-type]
+            if refused is not None:
+                raise IllegalAction(refused)
         if rs.hold_allowed is not None and not (self.knock_declared and rs.drop_lays_spreads):
             held = self._held_spread(seat)
             if held is not None:

@@ -209,6 +209,19 @@ class TurnRule:
         """The moments it asks the players other than the one to move whether they act (read once)."""
         return ()
 
+    def refuses_spread(self, st: "State", seat: int, cards: Sequence[int]) -> str | None:
+        """Why the player to move may not lay ``cards`` as a spread now, in their words (None: it
+        does not refuse it). The turn offers only the spreads no construct refuses."""
+        return None
+
+    def refuses_hit(self, st: "State", seat: int) -> str | None:
+        """Why ``seat`` may not play cards onto a spread now (None: it does not refuse it)."""
+        return None
+
+    def refuses_discard(self, st: "State", seat: int) -> str | None:
+        """Why the player to move may not end their turn with a discard yet (None: they may)."""
+        return None
+
     def close(self, st: "State", seat: int, this_turn: bool) -> bool:
         """A drop by ``seat``: True when the construct decides it later (it set ``st.closing``);
         ``this_turn``: the turn being played counts as the first after the drop (a drop out of
@@ -292,7 +305,7 @@ class Plan:
     hook of the turn is then one test of an empty tuple."""
 
     __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows",
-                 "closing")
+                 "closing", "spread_refusers", "hit_refusers", "discard_refusers")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -305,6 +318,9 @@ class Plan:
         self.stock_cards = max((r.stock_cards() for r in self.rules), default=0)  # TurnRule.stock_cards
         self.windows = tuple(w for r in self.rules for w in r.windows())
         self.closing = tuple(r for r in self.rules if _overrides(r, "close"))  # a drop may be decided later
+        self.spread_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_spread"))
+        self.hit_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_hit"))
+        self.discard_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_discard"))
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
         out: list[A.Action] = []
@@ -315,6 +331,18 @@ class Plan:
     def close(self, st: "State", seat: int, this_turn: bool) -> bool:
         """A drop by ``seat``: True when a construct decides it later (TurnRule.close)."""
         return any(rule.close(st, seat, this_turn) for rule in self.closing)
+
+    def spread_refusal(self, st: "State", seat: int, cards: Sequence[int]) -> str | None:
+        """The first construct's refusal of laying ``cards`` as a spread now, or None."""
+        return next((why for r in self.spread_refusers if (why := r.refuses_spread(st, seat, cards)) is not None), None)
+
+    def hit_refusal(self, st: "State", seat: int) -> str | None:
+        """The first construct's refusal of a hit by ``seat`` now, or None."""
+        return next((why for r in self.hit_refusers if (why := r.refuses_hit(st, seat)) is not None), None)
+
+    def discard_refusal(self, st: "State", seat: int) -> str | None:
+        """The first construct's refusal of ending the turn with a discard now, or None."""
+        return next((why for r in self.discard_refusers if (why := r.refuses_discard(st, seat)) is not None), None)
 
     def play_options(self, st: "State", seat: int, offered: "A.ActionList") -> list[A.Action]:
         out: list[A.Action] = []
