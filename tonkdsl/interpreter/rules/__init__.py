@@ -13,6 +13,7 @@ from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.discard_sets import DiscardSets
 from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl.interpreter.rules.last_round import LastRound
+from tonkdsl.interpreter.rules.opening import Opening
 from tonkdsl.interpreter.rules.out_of_turn import OutOfTurn
 from tonkdsl.interpreter.rules.slapping import Slapping
 from tonkdsl.interpreter.rules.stock_end import StockEnd
@@ -29,6 +30,7 @@ RULES: tuple[type[TurnRule], ...] = (
     DiscardSets,
     OutOfTurn,
     LastRound,
+    Opening,
 )
 
 
