@@ -104,7 +104,8 @@ _DOES = {"drop": "drop out of turn",
          "fold": "fold: they sit out the rest of the hand (their turns are skipped, and they are not among the "
                  "players compared, paid or paying)",
          "demand": "demand that the player to move take the top discard as their draw (they must when it would go "
-                   "into a spread of theirs at once; otherwise the demand is void)"}
+                   "into a spread at once, with cards of their hand or onto a spread on the table they may hit, "
+                   "theirs or another's; otherwise the demand is void)"}
 _FACT_OF = {"drop": DROPS_OUT_OF_TURN, "fold": FOLDS}
 
 
@@ -145,7 +146,8 @@ class OutOfTurn(TurnRule):
                                       "skipped and they are left out of players, others, lowest and min_count; when "
                                       "one player is left in, the hand ends with endings.others_folded). Or demand (at "
                                       "turn_start only: make the player to move take the top discard as their draw "
-                                      "when it would go into a spread of theirs at once and they may take it; "
+                                      "when it would go into a spread at once, with cards of their hand or onto a spread on the "
+                                      "table they may hit (theirs or another's), and they may take it; "
                                       "otherwise the demand is void. Offered whenever there is a discard to take, so "
                                       "that the offer tells nothing of the hidden hand)."},
                 "at": {"type": "array",
