@@ -107,6 +107,29 @@ def test_a_split_amount_is_shared_and_its_rounding_is_the_rulesets(tmp_path: Any
     assert d.message == "a shared amount (split) is one sum divided among the payees, so it cannot read 'payee'"
 
 
+def test_a_pooled_split_puts_the_payers_amounts_together_before_sharing(tmp_path: Any) -> None:
+    """split: pooled (issue 76): two payers of 1 and two tied winners, each winner gets 1, where
+    each payer's 1 shared on its own sends both odd units to the same winner (2 and 0)."""
+    base = ("extends: standard\nname: R\nremove: [endings.drop_caught.payouts.caught-dropper-pays, "
+            "endings.drop_caught.payouts.caught-lowest-collects]\nendings:\n  drop_caught:\n    payouts:\n"
+            "      - {id: shared, from: players where seat <= 1, to: players where seat >= 2, amount: stake, split: %s}\n")
+    got = {}
+    for split in ("dealer_left", "pooled"):
+        (tmp_path / "r.yaml").write_text(base % split)
+        rs = load_ruleset(tmp_path / "r.yaml")
+        state = deal(rs, 4, seed=1, dealer=1)
+        payments = run_transfers(state, rs.endings["drop_caught"].payouts, EvalContext(state, actor=0, dropper=0))
+        got[split] = sorted((p.payer, p.payee, p.amount) for p in payments)
+    assert got["dealer_left"] == [(0, 2, 1), (1, 2, 1)]  # both odd units to seat 2, nearest the dealer's left
+    assert got["pooled"] == [(0, 2, 1), (1, 3, 1)]
+    (tmp_path / "r.yaml").write_text((base % "pooled").replace("amount: stake", "amount: 3 * stake"))
+    state = deal(load_ruleset(tmp_path / "r.yaml"), 4, seed=1, dealer=1)
+    payments = run_transfers(state, load_ruleset(tmp_path / "r.yaml").endings["drop_caught"].payouts,
+                             EvalContext(state, actor=0, dropper=0))
+    received = {q: sum(p.amount for p in payments if p.payee == q) for q in (2, 3)}
+    assert received == {2: 3, 3: 3} and sum(p.amount for p in payments) == 6  # 6 pooled, 3 each
+
+
 def test_the_split_pot_is_shared_in_sessions_and_money_is_conserved() -> None:
     session = play_session(VAR / "x30-split-pot.yaml", 12, 41)
     assert sum(session.ledger) + session.pot == 0

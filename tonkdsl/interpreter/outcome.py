@@ -156,12 +156,14 @@ def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
 def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequence[int]) -> list[Payment]:
     """Each payer's amount divided equally among the payees (never oneself or a partner): what does not
     divide stays with the payer (split: down) or goes one unit each to the payees nearest the
-    dealer's left (split: dealer_left)."""
+    dealer's left (split: dealer_left); or all the payers' amounts shared as one (split: pooled)."""
     state = ctx.state
     out: list[Payment] = []
-    if t.split == "dealer_left":
+    if t.split != "down":  # the units that do not divide go to the payees nearest the dealer's left
         n, dealer = state.num_players, state.dealer  # places from the dealer's left: 0, 1, ...
         payees = sorted(payees, key=lambda q: -1 if q == POT else (q - dealer - 1) % n)
+    if t.split == "pooled":
+        return _pooled(t, ctx, payers, payees)
     side = state.side_of
     for p in payers:
         receivers = [q for q in payees if q != p and not partners(side, p, q)]
@@ -181,6 +183,46 @@ def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
                 out.append(Payment(t.id, p, q, paid))
                 if POT in (p, q):  # later amounts read the pot as it is now
                     state.pot += paid if q == POT else -paid
+    return out
+
+
+def _pooled(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequence[int]) -> list[Payment]:
+    """The payers' amounts put together, then shared equally among the payees (``payees`` in
+    order from the dealer's left: what does not divide goes a unit each to the first). Each
+    payer's money goes to the payees in that order, as much as each is still owed; a payer never
+    pays themselves or a partner (that share is left to the next payers, and what no one can pay
+    a payee stays with its payers). Two payers of 1 and two tied winners: each winner gets 1."""
+    state = ctx.state
+    side = state.side_of
+    paying: list[tuple[int, int]] = []
+    for p in payers:
+        if not any(q != p and not partners(side, p, q) for q in payees):
+            continue  # no one this payer may pay
+        ctx.payer = None if p == POT else p
+        amount = t.amount.fn(ctx)
+        ctx.payer = None
+        if amount < 0:
+            raise EvalError(f"it gives a negative amount ({amount})")
+        if p == POT:
+            amount = min(amount, state.pot)  # the pot pays what it holds
+        paying.append((p, amount))
+    if not payees:
+        return []
+    share, rest = divmod(sum(a for _, a in paying), len(payees))
+    owed = [share + (1 if i < rest else 0) for i in range(len(payees))]
+    out: list[Payment] = []
+    for p, amount in paying:
+        for i, q in enumerate(payees):
+            if amount == 0:
+                break
+            if owed[i] == 0 or q == p or partners(side, p, q):
+                continue
+            paid = min(amount, owed[i])
+            owed[i] -= paid
+            amount -= paid
+            out.append(Payment(t.id, p, q, paid))
+            if POT in (p, q):  # later amounts read the pot as it is now
+                state.pot += paid if q == POT else -paid
     return out
 
 

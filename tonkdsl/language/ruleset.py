@@ -40,7 +40,8 @@ class Transfer:
     payees: Compiled
     amount: Compiled
     when: Compiled | None
-    # None: the amount goes to each payee; "down" / "dealer_left": it is shared among them,
+    # None: the amount goes to each payee; "down" / "dealer_left": it is shared among them
+    # ("pooled": the payers' amounts put together first, then shared),
     # what does not divide staying with the payer or going a unit each from the dealer's left
     split: str | None = None
 

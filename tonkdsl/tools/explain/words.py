@@ -277,6 +277,9 @@ def payment(payers_src: str, payees_src: str, amount_src: str, stake: int,
         return f"{payer} puts {how} into the pot", conds
     payee, cond = players(payees_src)
     conds += [cond] if cond else []
+    if split == "pooled":
+        return (f"{payer} pays {how}, all of it put together and shared equally among {payee} (what does not "
+                "divide goes a unit at a time to those nearest the dealer's left)"), conds
     if split is not None:
         keeper = "stays in the pot" if payer == "the pot" else "is not paid"
         rest = (keeper if split == "down" else
