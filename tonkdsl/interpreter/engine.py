@@ -336,6 +336,8 @@ class State(TurnFlow):
         try:
             payments = run_transfers(self, spec.payouts, ctx)
             scored = run_scores(self, spec.scores, ctx, scores, lines)
+            if self.melds.plan.multiplying:  # a construct counts the whole hand several times
+                payments, lines = self._multiplied(kind, ctx, payments, scores, lines)
             rs = self.ruleset
             if rs.most_lost is not None or rs.most_won is not None:
                 before = pot_change(payments)  # the pot already holds what these paid it
@@ -345,6 +347,19 @@ class State(TurnFlow):
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
         self._set_outcome(kind, winners, payments, scores=scores, scored=scored, score_lines=tuple(lines))
+
+    def _multiplied(self, kind: str, ctx: EvalContext, payments: list[Payment], scores: list[int],
+                    lines: list[tuple[int, int, str]]) -> tuple[list[Payment], list[tuple[int, int, str]]]:
+        """The hand's payments between players and its score points (``scores`` in place) times the
+        constructs' multiplier. Payments to or from the pot are left as they are: it pays what it
+        holds. The limits (limits.most_lost, most_won) then cap the multiplied amounts."""
+        times = self.melds.plan.multiplier(self, kind, ctx)
+        if times == 1:
+            return payments, lines
+        for i, s in enumerate(scores):
+            scores[i] = s * times
+        return ([p if POT in (p.payer, p.payee) else Payment(p.rule, p.payer, p.payee, p.amount * times)
+                 for p in payments], [(seat, points * times, rule) for seat, points, rule in lines])
 
     def _cap(self, key: str, cap: Any, ctx: EvalContext) -> int | None:
         """A cap of limits (None: no cap). A negative cap would silently cancel every payment:

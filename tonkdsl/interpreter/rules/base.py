@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tonkdsl.interpreter.asking import Window
     from tonkdsl.interpreter.engine import State
     from tonkdsl.language.expr import Compiled
+    from tonkdsl.language.names import EvalContext
     from tonkdsl.language.ruleset import Ruleset
 
 # What a construct can make possible, for lint (TurnRule.facts): lint's checks read these
@@ -222,6 +223,12 @@ class TurnRule:
         """Why the player to move may not end their turn with a discard yet (None: they may)."""
         return None
 
+    def multiplier(self, st: "State", kind: str, ctx: "EvalContext") -> int:
+        """How many times the hand that ends now (``kind``, its roles in ``ctx``) counts: every
+        payment between players and every score point (1: as written). Its rules taken go into
+        ``st.rules_taken``."""
+        return 1
+
     def close(self, st: "State", seat: int, this_turn: bool) -> bool:
         """A drop by ``seat``: True when the construct decides it later (it set ``st.closing``);
         ``this_turn``: the turn being played counts as the first after the drop (a drop out of
@@ -305,7 +312,7 @@ class Plan:
     hook of the turn is then one test of an empty tuple."""
 
     __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows",
-                 "closing", "spread_refusers", "hit_refusers", "discard_refusers")
+                 "closing", "spread_refusers", "hit_refusers", "discard_refusers", "multiplying")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -321,6 +328,7 @@ class Plan:
         self.spread_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_spread"))
         self.hit_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_hit"))
         self.discard_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_discard"))
+        self.multiplying = tuple(r for r in self.rules if _overrides(r, "multiplier"))  # a hand counted double
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
         out: list[A.Action] = []
@@ -331,6 +339,13 @@ class Plan:
     def close(self, st: "State", seat: int, this_turn: bool) -> bool:
         """A drop by ``seat``: True when a construct decides it later (TurnRule.close)."""
         return any(rule.close(st, seat, this_turn) for rule in self.closing)
+
+    def multiplier(self, st: "State", kind: str, ctx: "EvalContext") -> int:
+        """How many times the hand ending now counts (the constructs' multipliers together)."""
+        times = 1
+        for rule in self.multiplying:
+            times *= rule.multiplier(st, kind, ctx)
+        return times
 
     def spread_refusal(self, st: "State", seat: int, cards: Sequence[int]) -> str | None:
         """The first construct's refusal of laying ``cards`` as a spread now, or None."""
