@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable
 from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.discard_sets import DiscardSets
+from tonkdsl.interpreter.rules.hand_multipliers import HandMultipliers
 from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl.interpreter.rules.last_round import LastRound
 from tonkdsl.interpreter.rules.opening import Opening
@@ -31,6 +32,7 @@ RULES: tuple[type[TurnRule], ...] = (
     OutOfTurn,
     LastRound,
     Opening,
+    HandMultipliers,
 )
 
 
