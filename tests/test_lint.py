@@ -96,6 +96,28 @@ def test_simulate_notes_rules_that_never_took_effect() -> None:
            "evidence that it is rare, not proof that it cannot happen" in found[0].message
 
 
+# Issue 75, kind 6: where a payout never took effect though its ending happened, the cause is
+# named at the part of the rule it is about (the part of the condition never true, the payers
+# who were never anyone), not only the symptom.
+CAUSES = {
+    "cause-part-never-true": ((12, 39), "of the 309 hands that ended in 'drop_won', its condition's part "
+                                        "'dropper.spreads >= 2' was true in none"),
+    "cause-never-together": ((8, 79), "of the 309 hands that ended in 'drop_won', each part of its condition "
+                                      "held in some, but never all at once"),
+    "cause-nobody-pays": ((8, 33), "in the 309 hands that ended in 'drop_won' with its condition true, 'from' "
+                                   "('others where hits >= 3') named no one"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CAUSES))
+def test_simulate_names_the_cause_of_a_payout_that_never_took_effect_at_its_part(name: str) -> None:
+    (line, column), cause = CAUSES[name]
+    report = lint(LINT / "rare" / f"{name}.yaml", simulate=300, seed=1)
+    found = [d for d in report.diagnostics if d.code == "never-fired"]
+    assert len(found) == 1 and found[0].severity == "note"
+    assert found[0].message.endswith(": " + cause) and (found[0].line, found[0].column) == (line, column)
+
+
 @pytest.mark.parametrize("name", ["pushups", "chicago", "hoyle-tunk"])
 def test_simulate_says_nothing_false_of_shipped_rulesets(name: str) -> None:
     # A points sheet records its rules too (pushups gave 7 false 'never fired' warnings).

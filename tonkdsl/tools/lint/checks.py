@@ -141,6 +141,18 @@ class _Linter:
         line, col = src.locate(spath)
         return (src.file, line, col)
 
+    def at_part(self, d: Diagnostic, path: Path, line: int, column: int) -> Diagnostic:
+        """``d``, placed at the character ``line``/``column`` (1-based, in the expression's own
+        text) of the expression written at ``path``: a part of a condition, where ``d`` is
+        about that part. Unchanged where ``d`` is placed elsewhere (an inherited rule's note)."""
+        src, spath = self.doc.origin(path)
+        text = self.data_at(path)
+        start = src.locate(spath)
+        if (line, column) == (1, 1) or not isinstance(text, str) or (d.file, d.line, d.column) != (src.file, *start):
+            return d
+        at_line, at_col = src.locate_in_scalar(spath, text, line, column)
+        return replace(d, line=at_line, column=at_col, source_line=src.line_text(at_line))
+
     def add(self, code: str, severity: str, message: str, path: Path, *also: Path, hint: str = "") -> None:
         root = self.root
         if self.where(path)[0] != root.file:

@@ -10,6 +10,8 @@ from tonkdsl.language.cards import SUITS_STANDARD
 from tonkdsl.language.diagnostics import Diagnostic
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.tools.bots import greedy_bot, random_bot
+from tonkdsl.language.ruleset import expression_places
+from tonkdsl.tools.lint.causes import KEPT, payout_cause
 from tonkdsl.tools.lint.witness import search, targets
 from tonkdsl.tools.simulate import session_length
 
@@ -51,10 +53,14 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
     happened: set[str] = set()
     losers: list[tuple[str, int]] = []
     during = {"ante"} | {b.transfer.id for b in rs.bonuses}  # paid as a hand goes, not by its ending
+    ended: dict[str, list["State"]] = {}  # the states hands ended in, by ending (causes.py asks them)
     for i, state in _hands(rs, players, hands, seed):
         out = state.outcome()
         assert out is not None
         happened.add(f"end:{out.end}")
+        kept = ended.setdefault(out.end, [])
+        if len(kept) < KEPT:
+            kept.append(state)
         happened.update(f"rule:{r}" for r in out.fired)
         happened.update(f"event:{c}:{j}" for c, j in state.events_fired)
         gains = [0] * (state.num_players + 1)  # what the ending paid each seat (the last: the pot)
@@ -73,10 +79,19 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
     missing = [t for t in targets(rs) if t.key not in happened]
     if missing:  # the witness search (patient players too) may yet make them happen: then nothing is said
         witnessed = search(rs, hands, seed).found
+        places = expression_places(linter.doc)
+        payouts = {f"rule:{t.id}": (kind, j, t) for kind, e in rs.endings.items() for j, t in enumerate(e.payouts)}
         for target in missing:
             if target.key not in witnessed:
-                add("never-fired", "note", f"{target.what} never took effect in {2 * hands:,} simulated hands nor in "
-                    f"a witness search of {hands:,}: evidence that it is rare, not proof that it cannot happen",
+                said = (f"{target.what} never took effect in {2 * hands:,} simulated hands nor in a witness search "
+                        f"of {hands:,}")
+                found_in = payouts.get(target.key)
+                cause = payout_cause(rs, places, *found_in, ended.get(found_in[0], [])) if found_in else None
+                if cause is not None:  # the cause, at the part of the rule it is about
+                    add("never-fired", "note", f"{said}: {cause.message}", cause.path)
+                    found[-1] = linter.at_part(found[-1], cause.path, cause.line, cause.column)
+                    continue
+                add("never-fired", "note", f"{said}: evidence that it is rare, not proof that it cannot happen",
                     target.path)
     if losers:
         end, index = losers[0]
