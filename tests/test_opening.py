@@ -87,3 +87,16 @@ def test_every_hand_ends_and_every_offered_action_applies(players: int) -> None:
     for seed in range(40):
         for bot in ("random", "greedy"):
             assert list(check_hand(rs, players, seed, bot=bot)) == []
+
+
+def test_a_wild_card_counts_as_the_card_it_stands_for_where_the_ruleset_says(tmp_path) -> None:
+    """JH QH and a joker: a run to the king, 30 with the joker as KH, 20 with its own value (0)."""
+    as_card = TESTS / "variations" / "x76-opening-wilds-as-cards.yaml"
+    own = tmp_path / "own.yaml"
+    own.write_text(as_card.read_text(encoding="utf-8").replace("wilds: as_card", "wilds: own_value"), encoding="utf-8")
+    for ref, offered in ((as_card, ["JH JK QH"]), (own, [])):
+        state = placed(ref, 2, {0: ["JH", "QH", "JK", "4C", "7D"], 1: ["3S", "8D", "9C", "KC", "6H"]}, dealer=1)
+        state.apply("draw stock")
+        runs = sorted(" ".join(sorted(a.cards)) for a in state.legal_actions()
+                      if isinstance(a, A.Spread) and "JK" in a.cards and "JH" in a.cards and len(a.cards) == 3)
+        assert runs == offered, ref

@@ -695,6 +695,10 @@ class TurnRules:
         st = self.stats[seat]
         st.spreads += 1
         st.spreads_this_turn += 1
+        on_laid = self.melds.plan.on_laid
+        if on_laid:  # the constructs that keep count of what is laid (an opening requirement)
+            for rule in on_laid:
+                rule.laid(self, seat, cards)  # type: ignore[arg-type]
         if "spread_laid" in self._listened:
             self._event("spread_laid", seat, spread=tuple(cards))
         self._after_play(seat, by_spread=True)

@@ -206,6 +206,9 @@ class TurnRule:
     def drew(self, st: "State", seat: int) -> None:
         """After ``seat`` drew, before the card joins the hand."""
 
+    def laid(self, st: "State", seat: int, cards: Sequence[int]) -> None:
+        """After the player to move laid ``cards`` as a spread in their turn."""
+
     def windows(self) -> "tuple[Window, ...]":
         """The moments it asks the players other than the one to move whether they act (read once)."""
         return ()
@@ -312,7 +315,8 @@ class Plan:
     hook of the turn is then one test of an empty tuple."""
 
     __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows",
-                 "closing", "spread_refusers", "hit_refusers", "discard_refusers", "multiplying")
+                 "closing", "spread_refusers", "hit_refusers", "discard_refusers", "multiplying",
+                 "on_laid")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -321,6 +325,7 @@ class Plan:
         self.in_play = tuple(r for r in self.rules if _overrides(r, "in_play"))  # offered after the draw
         self.on_discard = tuple(r for r in self.rules if _overrides(r, "discarded"))
         self.on_draw = tuple(r for r in self.rules if _overrides(r, "drew"))
+        self.on_laid = tuple(r for r in self.rules if _overrides(r, "laid"))
         self.facts = frozenset().union(*(r.facts for r in self.rules))
         self.stock_cards = max((r.stock_cards() for r in self.rules), default=0)  # TurnRule.stock_cards
         self.windows = tuple(w for r in self.rules for w in r.windows())

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
-from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words
+from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, recall, remember
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.engine import State
@@ -34,6 +34,10 @@ class Opening(TurnRule):
             "points": {"type": "integer", "minimum": 1, "maximum": 500,
                        "description": "The points a player's first spreads of the hand must be worth together, "
                                       "laid in one turn (card values, as a hand counts them)."},
+            "wilds": {"enum": ["own_value", "as_card"],
+                      "description": "What a wild card laid in an opening counts: its own value, as in a hand "
+                                     "(own_value, the default), or the value of the card it stands for (as_card, "
+                                     "as Kalooki counts a joker)."},
             "hits_before": {"type": "boolean",
                             "description": "Whether a player who has not opened may play cards onto spreads on the "
                                            "table (default: false).",
@@ -45,59 +49,84 @@ class Opening(TurnRule):
                        "at least so many points; before opening, no hits.",
     }
 
-    def __init__(self, points: int, hits_before: bool) -> None:
+    def __init__(self, points: int, hits_before: bool, wilds_as_card: bool = False) -> None:
         self.points = points
         self.hits_before = hits_before
+        self.wilds_as_card = wilds_as_card
 
     @classmethod
     def from_section(cls, s: dict[str, Any]) -> "Opening":
-        return cls(int(s["points"]), bool(s.get("hits_before", False)))
+        return cls(int(s["points"]), bool(s.get("hits_before", False)), s.get("wilds") == "as_card")
+
+    def _points(self, st: "State", cards: Sequence[int]) -> int:
+        """What a spread counts towards the opening: its cards' values, a wild card's the value of
+        the card it stands for where the ruleset says so (the book's rank; the run's place)."""
+        melds = st.melds
+        value = melds.value
+        if not self.wilds_as_card or not any(melds.wild[c] for c in cards):
+            return sum(value[c] for c in cards)
+        pack = st.pack
+        naturals = [c for c in cards if not melds.wild[c]]
+        total = 0
+        for c, stands in melds.layout(cards):
+            if stands is None:
+                total += value[c]
+            elif stands in pack.names:  # a run's place: the card it replaces
+                total += value[pack.names.index(stands)]
+            else:  # a book's rank
+                total += next((value[n] for n in naturals if pack.ranks[n] == stands), value[c])
+        return total
 
     # --- what a player has laid -------------------------------------------------------------
+    # What a player has laid towards their opening is kept as it is laid (the construct's memory:
+    # "open", or the turn and the points so far): counted again from the table, a hit could make a
+    # wild card stand for a lower card and an opening made fall short.
     @staticmethod
-    def _laid_this_turn(st: "State", seat: int) -> int:
-        """The points of the spreads ``seat`` laid this turn (the last ones of theirs on the
-        table: no one else plays during a turn, and a player who has not opened does not hit)."""
-        n = st.stats[seat].spreads_this_turn
-        if n == 0:
-            return 0
-        value = st.melds.value
-        mine = [sp for sp in st.spreads if sp.owner == seat][-n:]
-        return sum(value[c] for sp in mine for c in sp.cards)
+    def _key(seat: int) -> str:
+        return f"opening:{seat}"
+
+    def _laid_this_turn(self, st: "State", seat: int) -> int:
+        """The points ``seat`` has laid towards their opening this turn."""
+        kept = recall(st, self._key(seat))
+        return kept[1] if isinstance(kept, tuple) and kept[0] == st.turn_number else 0
 
     def _opened(self, st: "State", seat: int) -> bool:
-        """Whether ``seat`` has opened: spreads laid in an earlier turn, or enough laid this one."""
+        """Whether ``seat`` has opened: enough laid in one turn, or spreads laid in an earlier turn
+        (a drop lays spreads without asking)."""
         stats = st.stats[seat]
-        return stats.spreads > stats.spreads_this_turn or self._laid_this_turn(st, seat) >= self.points
+        return recall(st, self._key(seat)) == "open" or stats.spreads > stats.spreads_this_turn
+
+    def laid(self, st: "State", seat: int, cards: Sequence[int]) -> None:
+        if self._opened(st, seat):
+            return
+        points = self._laid_this_turn(st, seat) + self._points(st, cards)
+        remember(st, self._key(seat), "open" if points >= self.points else (st.turn_number, points))
 
     def _most_laid(self, st: "State", seat: int, cards: list[int]) -> int:
         """The most points ``cards`` (the rest of a hand) can lay in spreads this turn while the
         turn can still end: a card kept to discard (not the card taken where it may not be), or
-        every card laid (going out)."""
+        every card laid (going out). The spreads are those of the hand's best arrangement (the
+        fewest points left over): where wild cards count as the cards they stand for, another
+        arrangement may lay more, so this is a bound the opening can surely reach, never more."""
         melds = st.melds
-        value = melds.value
-        total = sum(value[c] for c in cards)
-        _, dead = melds.best_arrangement(cards)
+        spreads, dead = melds.best_arrangement(cards)
         taken = st.taken_discard if st.ruleset.not_the_card_taken else None
         names = st.pack.names
-        if not dead:
-            return total  # every card in spreads: the hand goes out
-        if any(taken is None or names[c] != names[taken] for c in dead):
-            return total - sum(value[c] for c in dead)  # one of the cards left over is discarded
+        if not dead or any(taken is None or names[c] != names[taken] for c in dead):
+            # Every card in spreads (the hand goes out), or a card left over to discard.
+            return sum(self._points(st, sp) for sp in spreads)
         # Only the card taken is left over, and it may not be discarded: keep another instead.
         best = 0
         for keep in dict.fromkeys(c for c in cards if taken is None or names[c] != names[taken]):
-            rest = [c for c in cards if c != keep]
-            _, left = melds.best_arrangement(rest)
-            best = max(best, total - value[keep] - sum(value[c] for c in left))
+            laid, _ = melds.best_arrangement([c for c in cards if c != keep])
+            best = max(best, sum(self._points(st, sp) for sp in laid))
         return best
 
     # --- at play ----------------------------------------------------------------------------
     def refuses_spread(self, st: "State", seat: int, cards: Sequence[int]) -> str | None:
         if self._opened(st, seat):
             return None
-        value = st.melds.value
-        laid = self._laid_this_turn(st, seat) + sum(value[c] for c in cards)
+        laid = self._laid_this_turn(st, seat) + self._points(st, cards)
         if laid >= self.points:
             return None
         rest = [c for c in st.hands[seat] if c not in cards]
@@ -112,14 +141,11 @@ class Opening(TurnRule):
         return f"you have not opened: lay spreads worth {self.points} points in one turn before you hit"
 
     def refuses_discard(self, st: "State", seat: int) -> str | None:
-        stats = st.stats[seat]
-        if stats.spreads_this_turn == 0 or stats.spreads > stats.spreads_this_turn:
-            return None  # nothing laid this turn, or opened before it
+        if st.stats[seat].spreads_this_turn == 0 or self._opened(st, seat):
+            return None  # nothing laid this turn, or opened
         if st.knock_declared:
             return None  # a drop ends the turn with this discard: the hand is shown, as any drop shows it
         laid = self._laid_this_turn(st, seat)
-        if laid >= self.points:
-            return None
         return (f"your opening is {laid} points so far: lay spreads worth {self.points - laid} more before you "
                 "discard")
 
@@ -131,8 +157,9 @@ class Opening(TurnRule):
             return []
         rule = cls.from_section(section)
         hits = "" if rule.hits_before or "hit" in never else " Until they have opened, they may not hit."
+        counted = "a wild card as the card it stands for" if rule.wilds_as_card else "cards counted as in a hand"
         return [Sentence("A turn", f"Opening: a player's first spreads of the hand must be worth at least "
-                         f"{rule.points} points together (cards counted as in a hand), laid in one turn; a spread "
+                         f"{rule.points} points together ({counted}), laid in one turn; a spread "
                          f"that could not be made up to that this turn is not allowed.{hits}")]
 
     @staticmethod
@@ -161,7 +188,10 @@ class Opening(TurnRule):
                             "lay a spread (turn.spread.allowed is false)", here, (("turn", "spread", "allowed"),))]
         # The most a hand can lay in one turn: the highest values of the pack, as many as a hand
         # holds after its draw. Short of the requirement, no one can ever open: a proof, not a guess.
-        most = sum(sorted(rs.pack.values, reverse=True)[:rs.hand_size + 1])
+        pack = rs.pack
+        highest = max((v for v, w in zip(pack.values, pack.wild) if not w), default=0)
+        values = [max(v, highest) if w and rule.wilds_as_card else v for v, w in zip(pack.values, pack.wild)]
+        most = sum(sorted(values, reverse=True)[:rs.hand_size + 1])
         if most < rule.points:
             return [Finding("opening-unreachable", "warning", f"an opening needs {rule.points} points, but the "
                             f"{rs.hand_size + 1} highest cards of the pack are worth {most}: no one can ever open, "
