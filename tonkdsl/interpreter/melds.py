@@ -73,7 +73,7 @@ class MeldRules:
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
         "spread_checked", "free_discard_draw", "play_conditions", "hit_reads_cards", "naturals_bind", "plan",
-        "windows", "hits_checked", "discards_checked")
+        "windows", "hits_checked", "discards_checked", "starts_extra")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -129,6 +129,7 @@ class MeldRules:
         # requirement): flags, read where every turn offers them.
         self.hits_checked = bool(self.plan.hit_refusers)
         self.discards_checked = bool(self.plan.discard_refusers)
+        self.starts_extra = bool(self.plan.starting)  # a construct's other way to begin a turn
         self.play_conditions = (self.spread_checked or bool(self.guards) or rs.hit_allowed is not None
                                 or bool(self.plan.hit_refusers))
         # hits.allowed reads the cards of a hit (the spread as it leaves it, the cards hit): it

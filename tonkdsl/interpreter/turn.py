@@ -162,8 +162,11 @@ class TurnRules:
             kinds |= 8
         if kinds & 12 == 12 and self.ruleset.must_take is not None and self._test(self.ruleset.must_take, seat):
             kinds &= ~4  # the discard must be taken: no draw from the stock
-        # What a construct offers while the table waits on it (a discard that may be slapped).
+        # What a construct offers while the table waits on it (a discard that may be slapped), and
+        # its other ways to begin a turn (digging into the discard pile).
         extra = self.melds.plan.options(self, seat) if self.pending is not None else None  # type: ignore[arg-type]
+        if melds.starts_extra:
+            extra = (extra or []) + melds.plan.start_options(self, seat)  # type: ignore[arg-type]
         actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
         out = _ACTION_LIST(actions)
         out.discard_cards = _NO_CARDS
@@ -507,8 +510,8 @@ class TurnRules:
             if melds.guards and self._guard_fails(AFTER_DRAW, "hit", seat, owner=sp.owner) is not None:
                 continue
             for combo in melds.hits_on(sp.cards, sp.kind, cards, limit, fits):
-                if melds.hit_reads_cards and not self._may_hit(seat, sp, combo):
-                    continue  # hits.allowed reads the cards: asked of each hit
+                if (melds.hit_reads_cards or melds.hits_checked) and not self._may_hit(seat, sp, combo):
+                    continue  # hits.allowed (or a construct) reads the cards: asked of each hit
                 out.append((i + 1, combo))
         return out
 
@@ -516,7 +519,7 @@ class TurnRules:
         """Whether ``seat`` may hit ``sp`` (with ``cards``). Where hits.allowed reads the cards
         (``spread``, ``hit``) and none are given, only what does not depend on them is asked."""
         rs = self.ruleset
-        if self.melds.hits_checked and self.melds.plan.hit_refusal(self, seat) is not None:  # type: ignore[arg-type]
+        if self.melds.hits_checked and self.melds.plan.hit_refusal(self, seat, cards) is not None:  # type: ignore[arg-type]
             return False
         if sp.kind == "book" and not rs.hit_books:
             return False
@@ -713,7 +716,7 @@ class TurnRules:
             raise IllegalAction(f"there is no spread {action.target} (spreads on the table: {len(self.spreads)})")
         sp = self.spreads[action.target - 1]
         if not self._may_hit(seat, sp, cards):
-            refused = self.melds.plan.hit_refusal(self, seat)  # type: ignore[arg-type]
+            refused = self.melds.plan.hit_refusal(self, seat, cards)  # type: ignore[arg-type]
             if refused is not None:  # a construct's (an opening requirement)
                 raise IllegalAction(refused)
             what = {"book": "books", "run": "runs"}[sp.kind]

@@ -190,6 +190,11 @@ class TurnRule:
         """What ``seat`` may play of this construct now (out of turn, or before the turn)."""
         return []
 
+    def at_start(self, st: "State", seat: int) -> list[A.Action]:
+        """What the player to move may play of this construct at the start of their turn, besides
+        drawing (another way to draw)."""
+        return []
+
     def in_play(self, st: "State", seat: int, offered: "A.ActionList") -> list[A.Action]:
         """What the player to move may play of this construct after their draw, besides
         ``offered`` (the turn's own spreads, hits and discards; ``offered.discard_cards`` are the
@@ -218,8 +223,9 @@ class TurnRule:
         does not refuse it). The turn offers only the spreads no construct refuses."""
         return None
 
-    def refuses_hit(self, st: "State", seat: int) -> str | None:
-        """Why ``seat`` may not play cards onto a spread now (None: it does not refuse it)."""
+    def refuses_hit(self, st: "State", seat: int, cards: Sequence[int] | None) -> str | None:
+        """Why ``seat`` may not play ``cards`` onto a spread now (None: it does not refuse it;
+        ``cards`` None: whatever the cards, where they are not known yet)."""
         return None
 
     def refuses_discard(self, st: "State", seat: int) -> str | None:
@@ -316,13 +322,14 @@ class Plan:
 
     __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows",
                  "closing", "spread_refusers", "hit_refusers", "discard_refusers", "multiplying",
-                 "on_laid")
+                 "on_laid", "starting")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
         self.by_kind: dict[type, TurnRule] = {k: r for r in self.rules for k in r.kinds}
         self.offering = tuple(r for r in self.rules if _overrides(r, "options"))
         self.in_play = tuple(r for r in self.rules if _overrides(r, "in_play"))  # offered after the draw
+        self.starting = tuple(r for r in self.rules if _overrides(r, "at_start"))  # offered before it
         self.on_discard = tuple(r for r in self.rules if _overrides(r, "discarded"))
         self.on_draw = tuple(r for r in self.rules if _overrides(r, "drew"))
         self.on_laid = tuple(r for r in self.rules if _overrides(r, "laid"))
@@ -356,9 +363,16 @@ class Plan:
         """The first construct's refusal of laying ``cards`` as a spread now, or None."""
         return next((why for r in self.spread_refusers if (why := r.refuses_spread(st, seat, cards)) is not None), None)
 
-    def hit_refusal(self, st: "State", seat: int) -> str | None:
-        """The first construct's refusal of a hit by ``seat`` now, or None."""
-        return next((why for r in self.hit_refusers if (why := r.refuses_hit(st, seat)) is not None), None)
+    def hit_refusal(self, st: "State", seat: int, cards: Sequence[int] | None = None) -> str | None:
+        """The first construct's refusal of a hit by ``seat`` (of ``cards``, where known) now, or None."""
+        return next((why for r in self.hit_refusers if (why := r.refuses_hit(st, seat, cards)) is not None), None)
+
+    def start_options(self, st: "State", seat: int) -> list[A.Action]:
+        """What the constructs offer the player to move at the start of their turn."""
+        out: list[A.Action] = []
+        for rule in self.starting:
+            out += rule.at_start(st, seat)
+        return out
 
     def discard_refusal(self, st: "State", seat: int) -> str | None:
         """The first construct's refusal of ending the turn with a discard now, or None."""

@@ -135,7 +135,7 @@ class Opening(TurnRule):
         return (f"you have not opened: your first spreads this hand must be worth {self.points} points together, "
                 f"laid in one turn, and with this one you could lay at most {laid + self._most_laid(st, seat, rest)}")
 
-    def refuses_hit(self, st: "State", seat: int) -> str | None:
+    def refuses_hit(self, st: "State", seat: int, cards: Sequence[int] | None) -> str | None:
         if self.hits_before or self._opened(st, seat):
             return None
         return f"you have not opened: lay spreads worth {self.points} points in one turn before you hit"
