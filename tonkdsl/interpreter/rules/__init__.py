@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
+from tonkdsl.interpreter.rules.digging import Digging
 from tonkdsl.interpreter.rules.discard_sets import DiscardSets
 from tonkdsl.interpreter.rules.hand_multipliers import HandMultipliers
 from tonkdsl.interpreter.rules.in_turn import InTurn
@@ -33,6 +34,7 @@ RULES: tuple[type[TurnRule], ...] = (
     LastRound,
     Opening,
     HandMultipliers,
+    Digging,
 )
 
 
