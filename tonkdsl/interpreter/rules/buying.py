@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.rules.base import OnTheDiscard, Sentence, open_discard, recall, remember
-from tonkdsl.interpreter.table import IllegalAction
+from tonkdsl.interpreter.table import DREW_STOCK, TOOK, IllegalAction
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.engine import State
@@ -107,6 +107,8 @@ class Buying(OnTheDiscard):
         penalty = [st.stock.pop() for _ in range(self.penalty)]
         st.set_hand(seat, [*st.hands[seat], card, *penalty])
         st.public_cards[seat] |= 1 << card  # everyone saw the card bought go into that hand
+        # Each card into a hand is recorded (the view reads it): the one bought seen, the penalty not.
+        st.record.extend([(seat, TOOK, card), *((seat, DREW_STOCK, -1) for _ in penalty)])
         st.pending = None
         remember(st, f"buying:{seat}", self._bought(st, seat) + 1)
 

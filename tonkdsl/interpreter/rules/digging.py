@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, recall, remember
-from tonkdsl.interpreter.table import START, IllegalAction
+from tonkdsl.interpreter.table import START, TOOK, IllegalAction
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS
 
 if TYPE_CHECKING:
@@ -135,6 +135,7 @@ class Digging(TurnRule):
         st.set_hand(seat, [*st.hands[seat], *above])
         for c in above:
             st.public_cards[seat] |= 1 << c  # everyone saw them taken
+            st.record.append((seat, TOOK, c))  # each card into a hand is recorded (the view reads it)
         st._draw(seat, card, True)  # the card dug for is the draw (the card taken)
         remember(st, _KEY, (st.turn_number, card))
 
