@@ -169,13 +169,7 @@ def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
         receivers = [q for q in payees if q != p and not partners(side, p, q)]
         if not receivers:
             continue
-        ctx.payer = None if p == POT else p
-        amount = t.amount.fn(ctx)
-        ctx.payer = None
-        if amount < 0:
-            raise EvalError(f"it gives a negative amount ({amount})")
-        if p == POT:
-            amount = min(amount, state.pot)  # the pot pays what it holds
+        amount = _shared_amount(t, ctx, p)
         share, rest = divmod(amount, len(receivers))
         for i, q in enumerate(receivers):
             paid = share + (1 if t.split == "dealer_left" and i < rest else 0)
@@ -184,6 +178,16 @@ def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
                 if POT in (p, q):  # later amounts read the pot as it is now
                     state.pot += paid if q == POT else -paid
     return out
+
+
+def _shared_amount(t: "Transfer", ctx: EvalContext, p: int) -> int:
+    """What payer ``p`` puts into a shared payment (the pot: what it holds, at most)."""
+    ctx.payer = None if p == POT else p
+    amount: int = t.amount.fn(ctx)
+    ctx.payer = None
+    if amount < 0:
+        raise EvalError(f"it gives a negative amount ({amount})")
+    return min(amount, ctx.state.pot) if p == POT else amount
 
 
 def _pooled(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequence[int]) -> list[Payment]:
@@ -198,13 +202,7 @@ def _pooled(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
     for p in payers:
         if not any(q != p and not partners(side, p, q) for q in payees):
             continue  # no one this payer may pay
-        ctx.payer = None if p == POT else p
-        amount = t.amount.fn(ctx)
-        ctx.payer = None
-        if amount < 0:
-            raise EvalError(f"it gives a negative amount ({amount})")
-        if p == POT:
-            amount = min(amount, state.pot)  # the pot pays what it holds
+        amount = _shared_amount(t, ctx, p)
         paying.append((p, amount))
     if not payees:
         return []

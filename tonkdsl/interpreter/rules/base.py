@@ -49,6 +49,12 @@ CLOSES_AFTER_DROP = "closes_after_drop"  # a drop is decided only after more tur
 DROP_SENTENCES = "\0the drop"
 
 
+# The 'id' of one rule of a list construct, in its schema (the same words for every list).
+RULE_ID: dict[str, Any] = {"type": "string", "pattern": "^[A-Za-z0-9_-]+$",
+                           "description": "A name for the rule (a file that extends this one may replace it; lint, "
+                                          "witnesses and the outcome's rules taken use it)."}
+
+
 class Words(Protocol):
     """The expression reader the tools lend a construct for its sentences (tonkdsl.tools.explain.words)."""
 

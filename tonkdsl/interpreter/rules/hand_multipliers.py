@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words
+from tonkdsl.interpreter.rules.base import RULE_ID, Finding, Sentence, TurnRule, Words
 from tonkdsl.language.ruleset import ENDINGS
 
 if TYPE_CHECKING:
@@ -51,9 +51,7 @@ class HandMultipliers(TurnRule):
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$",
-                       "description": "A name for the rule (a file that extends this one may replace it; lint, "
-                                      "witnesses and the outcome's rules taken use it)."},
+                "id": RULE_ID,
                 "on": {"type": "array", "items": {"enum": list(ENDINGS)}, "uniqueItems": True, "minItems": 1,
                        "description": "The endings the rule applies to."},
                 "when": {"$ref": "#/$defs/condition",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
-from tonkdsl.interpreter.rules.base import Finding, Guard, Narrowing, Sentence, TurnRule
+from tonkdsl.interpreter.rules.base import RULE_ID, Finding, Guard, Narrowing, Sentence, TurnRule
 
 if TYPE_CHECKING:
     from tonkdsl.language.ruleset import Ruleset
@@ -38,9 +38,7 @@ class InTurn(TurnRule):
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$",
-                       "description": "A name for the rule (a file that extends this one may replace it; lint, "
-                                      "witnesses and the outcome's rules taken use it)."},
+                "id": RULE_ID,
                 "do": {"enum": ["drop", "claim", "draw_discard", "spread", "hit"],
                        "description": "The action of the player to move the rule guards: drop (at turn_start: "
                                       "before drawing, where turn.drop.at has start; at after_draw: where it has "

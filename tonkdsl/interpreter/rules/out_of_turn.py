@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.asking import Asking, Kind, Window, close, close_for_mover, in_hand
-from tonkdsl.interpreter.rules.base import (CLOSES_AFTER_DROP, DROPS_OUT_OF_TURN, FOLDS, Finding, Sentence, TurnRule,
-                                            Words)
+from tonkdsl.interpreter.rules.base import (CLOSES_AFTER_DROP, DROPS_OUT_OF_TURN, FOLDS, RULE_ID, Finding, Sentence,
+                                            TurnRule, Words)
 from tonkdsl.interpreter.table import START
 
 if TYPE_CHECKING:
@@ -136,9 +136,7 @@ class OutOfTurn(TurnRule):
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$",
-                       "description": "A name for the rule (a file that extends this one may replace it; lint, "
-                                      "witnesses and the outcome's rules taken use it)."},
+                "id": RULE_ID,
                 "do": {"enum": ["drop", "fold", "demand"],
                        "description": "What the player may do: drop (knock out of turn: decided as a drop at once, or "
                                       "after the last round, where one follows a drop, which ends before the turn "
