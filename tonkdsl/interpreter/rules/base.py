@@ -55,6 +55,14 @@ RULE_ID: dict[str, Any] = {"type": "string", "pattern": "^[A-Za-z0-9_-]+$",
                                           "witnesses and the outcome's rules taken use it)."}
 
 
+def rule_list(properties: dict[str, Any], required: Sequence[str], description: str) -> dict[str, Any]:
+    """The schema fragment of a list construct: at most 12 rules, each with its id and ``properties``."""
+    return {"type": "array", "x-construct": True, "maxItems": 12,
+            "items": {"type": "object", "additionalProperties": False, "properties": {"id": RULE_ID, **properties},
+                      "required": ["id", *required]},
+            "description": description}
+
+
 class Words(Protocol):
     """The expression reader the tools lend a construct for its sentences (tonkdsl.tools.explain.words)."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from tonkdsl.interpreter.rules.base import RULE_ID, Finding, Sentence, TurnRule, Words
+from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, rule_list
 from tonkdsl.language.ruleset import ENDINGS
 
 if TYPE_CHECKING:
@@ -43,30 +43,21 @@ class HandMultipliers(TurnRule):
     key = "hand_multipliers"
     named = "hand_multipliers|HandMultipliers"
     entry_name = "Hand counted several times"
-    schema: ClassVar[dict[str, Any]] = {
-        "type": "array",
-        "x-construct": True,
-        "maxItems": 12,
-        "items": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "id": RULE_ID,
-                "on": {"type": "array", "items": {"enum": list(ENDINGS)}, "uniqueItems": True, "minItems": 1,
-                       "description": "The endings the rule applies to."},
-                "when": {"$ref": "#/$defs/condition",
-                         "description": "A condition about the player the ending is about (actor: who went out, "
-                                        "dropped, or is last in; dropper in a drop's endings), read as the hand ends.",
-                         "x-expr": {"type": "bool", "roles": ["actor", "dropper"]}},
-                "times": {"type": "integer", "minimum": 2, "maximum": 10,
-                          "description": "How many times the hand counts where the condition holds: every payment "
-                                         "between players and every score point of the ending."},
-            },
-            "required": ["id", "on", "when", "times"],
+    schema: ClassVar[dict[str, Any]] = rule_list(
+        {
+            "on": {"type": "array", "items": {"enum": list(ENDINGS)}, "uniqueItems": True, "minItems": 1,
+                   "description": "The endings the rule applies to."},
+            "when": {"$ref": "#/$defs/condition",
+                     "description": "A condition about the player the ending is about (actor: who went out, "
+                                    "dropped, or is last in; dropper in a drop's endings), read as the hand ends.",
+                     "x-expr": {"type": "bool", "roles": ["actor", "dropper"]}},
+            "times": {"type": "integer", "minimum": 2, "maximum": 10,
+                      "description": "How many times the hand counts where the condition holds: every payment "
+                                     "between players and every score point of the ending."},
         },
-        "description": "The whole hand counted several times where a condition holds as it ends: every payment "
-                       "between players and every score point of the endings named (a dark drop pays double).",
-    }
+        ["on", "when", "times"],
+        "The whole hand counted several times where a condition holds as it ends: every payment "
+        "between players and every score point of the endings named (a dark drop pays double).")
 
     def __init__(self, rules: tuple[Multiplier, ...]) -> None:
         self.rules = rules

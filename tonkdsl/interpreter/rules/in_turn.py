@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
-from tonkdsl.interpreter.rules.base import RULE_ID, Finding, Guard, Narrowing, Sentence, TurnRule
+from tonkdsl.interpreter.rules.base import Finding, Guard, Narrowing, Sentence, TurnRule, rule_list
 
 if TYPE_CHECKING:
     from tonkdsl.language.ruleset import Ruleset
@@ -30,44 +30,35 @@ class InTurn(TurnRule):
     key = "turn.in_turn"
     named = "in_turn"
     entry_name = "Rule on the player to move's own actions"
-    schema: ClassVar[dict[str, Any]] = {
-        "type": "array",
-        "x-construct": True,
-        "maxItems": 12,
-        "items": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "id": RULE_ID,
-                "do": {"enum": ["drop", "claim", "draw_discard", "spread", "hit"],
-                       "description": "The action of the player to move the rule guards: drop (at turn_start: "
-                                      "before drawing, where turn.drop.at has start; at after_draw: where it has "
-                                      "before_discard or instead_of_discard), claim (at turn_start: a claimable "
-                                      "automatic win; at after_draw: a bonus paid on claim), draw_discard (at "
-                                      "turn_start: taking the top discard as the draw), spread or hit (at after_draw: "
-                                      "laying a spread, playing cards onto one)."},
-                "at": {"type": "array", "items": {"enum": ["turn_start", "after_draw"]}, "uniqueItems": True,
-                       "minItems": 1,
-                       "description": "The steps of the player's own turn the rule guards: turn_start (before "
-                                      "drawing) and after_draw (after drawing, before the discard)."},
-                "when": {"$ref": "#/$defs/condition",
-                         "description": "A condition about the player to move (actor; for a hit, owner is the owner "
-                                        "of the spread hit; for a spread, 'spread' is its cards): the action is "
-                                        "offered at those steps only while it holds, on top of the ruleset's own "
-                                        "conditions for it (turn.drop.allowed, turn.spread.allowed, hits.allowed, "
-                                        "turn.claim.when).",
-                         "x-expr": {"type": "bool", "roles": ["actor"], "by": "do",
-                                    "cases": {"hit": {"roles": ["actor", "owner"]},
-                                              "spread": {"card_sets": ["spread"]}}}},
-            },
-            "required": ["id", "do", "at", "when"],
+    schema: ClassVar[dict[str, Any]] = rule_list(
+        {
+            "do": {"enum": ["drop", "claim", "draw_discard", "spread", "hit"],
+                   "description": "The action of the player to move the rule guards: drop (at turn_start: "
+                                  "before drawing, where turn.drop.at has start; at after_draw: where it has "
+                                  "before_discard or instead_of_discard), claim (at turn_start: a claimable "
+                                  "automatic win; at after_draw: a bonus paid on claim), draw_discard (at "
+                                  "turn_start: taking the top discard as the draw), spread or hit (at after_draw: "
+                                  "laying a spread, playing cards onto one)."},
+            "at": {"type": "array", "items": {"enum": ["turn_start", "after_draw"]}, "uniqueItems": True,
+                   "minItems": 1,
+                   "description": "The steps of the player's own turn the rule guards: turn_start (before "
+                                  "drawing) and after_draw (after drawing, before the discard)."},
+            "when": {"$ref": "#/$defs/condition",
+                     "description": "A condition about the player to move (actor; for a hit, owner is the owner "
+                                    "of the spread hit; for a spread, 'spread' is its cards): the action is "
+                                    "offered at those steps only while it holds, on top of the ruleset's own "
+                                    "conditions for it (turn.drop.allowed, turn.spread.allowed, hits.allowed, "
+                                    "turn.claim.when).",
+                     "x-expr": {"type": "bool", "roles": ["actor"], "by": "do",
+                                "cases": {"hit": {"roles": ["actor", "owner"]},
+                                          "spread": {"card_sets": ["spread"]}}}},
         },
-        "description": "Conditions on the player to move's own actions, step by step: which of drop, claim, "
-                       "draw_discard, spread and hit the player may take before drawing (turn_start) and after "
-                       "drawing (after_draw), and when. Each rule names the action, the steps and a condition; the "
-                       "action is offered there only while the condition holds (a rule only narrows what the other "
-                       "keys allow).",
-    }
+        ["do", "at", "when"],
+        "Conditions on the player to move's own actions, step by step: which of drop, claim, "
+        "draw_discard, spread and hit the player may take before drawing (turn_start) and after "
+        "drawing (after_draw), and when. Each rule names the action, the steps and a condition; the "
+        "action is offered there only while the condition holds (a rule only narrows what the other "
+        "keys allow).")
 
     def __init__(self, rules: tuple[Guard, ...]) -> None:
         self.rules = rules

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.asking import Asking, Kind, Window, close, close_for_mover, in_hand
-from tonkdsl.interpreter.rules.base import (CLOSES_AFTER_DROP, DROPS_OUT_OF_TURN, FOLDS, RULE_ID, Finding, Sentence,
-                                            TurnRule, Words)
+from tonkdsl.interpreter.rules.base import (CLOSES_AFTER_DROP, DROPS_OUT_OF_TURN, FOLDS, Finding, Sentence, TurnRule,
+                                            Words, rule_list)
 from tonkdsl.interpreter.table import START
 
 if TYPE_CHECKING:
@@ -128,50 +128,41 @@ class OutOfTurn(TurnRule):
     key = "turn.out_of_turn"
     named = r"\bout_of_turn\b"
     entry_name = "Rule out of turn"
-    schema: ClassVar[dict[str, Any]] = {
-        "type": "array",
-        "x-construct": True,
-        "maxItems": 12,
-        "items": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "id": RULE_ID,
-                "do": {"enum": ["drop", "fold", "demand"],
-                       "description": "What the player may do: drop (knock out of turn: decided as a drop at once, or "
-                                      "after the last round, where one follows a drop, which ends before the turn "
-                                      "comes back to the dropper) or fold (sit out the rest of the hand: their turns are "
-                                      "skipped and they are left out of players, others, lowest and min_count; when "
-                                      "one player is left in, the hand ends with endings.others_folded). Or demand (at "
-                                      "turn_start only: make the player to move take the top discard as their draw "
-                                      "when it would go into a spread at once, with cards of their hand or onto a spread on the "
-                                      "table they may hit (theirs or another's), and they may take it; "
-                                      "otherwise the demand is void. Offered whenever there is a discard to take, so "
-                                      "that the offer tells nothing of the hidden hand)."},
-                "at": {"type": "array",
-                       "items": {"enum": ["after_deal", "turn_start", "after_draw", "after_discard"]},
-                       "uniqueItems": True, "minItems": 1,
-                       "description": "When the players are asked: after_deal (once, after the automatic wins, before "
-                                      "the first turn), turn_start (before the player to move acts), after_draw (after "
-                                      "the player to move draws), after_discard (after a discard, before the next "
-                                      "turn). The players are asked one at a time, from the left of the player to move "
-                                      "(after a draw or a discard: of that player); the player to move taking their "
-                                      "own turn means everyone passes."},
-                "by": {"$ref": "#/$defs/players",
-                       "description": "Who may: a set of players, with 'actor' the player to move (after a draw or "
-                                      "discard: the player who drew or discarded). Default: others.",
-                       "x-expr": {"type": "players", "roles": ["actor"], "subject": False}},
-                "when": {"$ref": "#/$defs/condition",
-                         "description": "A condition about the player who may act (actor is that player). "
-                                        "Default: true.",
-                         "x-expr": {"type": "bool", "roles": ["actor"]}},
-            },
-            "required": ["id", "do", "at"],
+    schema: ClassVar[dict[str, Any]] = rule_list(
+        {
+            "do": {"enum": ["drop", "fold", "demand"],
+                   "description": "What the player may do: drop (knock out of turn: decided as a drop at once, or "
+                                  "after the last round, where one follows a drop, which ends before the turn "
+                                  "comes back to the dropper) or fold (sit out the rest of the hand: their turns are "
+                                  "skipped and they are left out of players, others, lowest and min_count; when "
+                                  "one player is left in, the hand ends with endings.others_folded). Or demand (at "
+                                  "turn_start only: make the player to move take the top discard as their draw "
+                                  "when it would go into a spread at once, with cards of their hand or onto a spread on the "
+                                  "table they may hit (theirs or another's), and they may take it; "
+                                  "otherwise the demand is void. Offered whenever there is a discard to take, so "
+                                  "that the offer tells nothing of the hidden hand)."},
+            "at": {"type": "array",
+                   "items": {"enum": ["after_deal", "turn_start", "after_draw", "after_discard"]},
+                   "uniqueItems": True, "minItems": 1,
+                   "description": "When the players are asked: after_deal (once, after the automatic wins, before "
+                                  "the first turn), turn_start (before the player to move acts), after_draw (after "
+                                  "the player to move draws), after_discard (after a discard, before the next "
+                                  "turn). The players are asked one at a time, from the left of the player to move "
+                                  "(after a draw or a discard: of that player); the player to move taking their "
+                                  "own turn means everyone passes."},
+            "by": {"$ref": "#/$defs/players",
+                   "description": "Who may: a set of players, with 'actor' the player to move (after a draw or "
+                                  "discard: the player who drew or discarded). Default: others.",
+                   "x-expr": {"type": "players", "roles": ["actor"], "subject": False}},
+            "when": {"$ref": "#/$defs/condition",
+                     "description": "A condition about the player who may act (actor is that player). "
+                                    "Default: true.",
+                     "x-expr": {"type": "bool", "roles": ["actor"]}},
         },
-        "description": "Actions by players other than the player to move, and when: a drop at any time, folding "
-                       "before play, a demand that the player to move take the discard. Each rule names the action, "
-                       "the moments, who may, and a condition.",
-    }
+        ["do", "at"],
+        "Actions by players other than the player to move, and when: a drop at any time, folding "
+        "before play, a demand that the player to move take the discard. Each rule names the action, "
+        "the moments, who may, and a condition.")
 
     def __init__(self, rules: tuple[Window, ...]) -> None:
         self.rules = rules
