@@ -281,7 +281,7 @@ class State(TurnFlow):
                     continue
                 if ev.target == "owner" and owner is None:
                     continue
-                ctx = self._ctx(actor=actor, owner=owner)
+                ctx = self._ctx(actor=actor, owner=owner, spread=spread)
                 if ev.when is not None and not self._eval(ev.when, ctx):
                     continue
                 targets = (range(self.num_players) if ev.target == "everyone"

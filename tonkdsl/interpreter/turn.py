@@ -204,9 +204,18 @@ class TurnRules:
         their condition holds."""
         if self.melds.guards and self._guard_fails(AFTER_DRAW, "claim", seat) is not None:
             return []
-        ctx = self._ctx(actor=seat)
+        ctx = self._ctx(actor=seat, spread=self._claimed_spread(seat))
         return [b for b in self.ruleset.bonuses if b.on == "claim" and b.transfer.id not in self.rules_taken
                 and (b.transfer.when is None or self._eval(b.transfer.when, ctx))]
+
+    def _claimed_spread(self, seat: int) -> tuple[int, ...]:
+        """What 'spread' is in a claim: the spread ``seat`` laid last this turn, as it is now (a
+        card hit onto it since counts), or no cards when they laid none this turn."""
+        if not self.stats[seat].spreads_this_turn:
+            return ()
+        # Spreads only ever join the end of the table, and this is the claimant's own turn: the
+        # last spread they own is the last they laid.
+        return next((tuple(sp.cards) for sp in reversed(self.spreads) if sp.owner == seat), ())
 
     def _do_claim_bonus(self, seat: int, action: A.Action) -> None:
         claims = self._bonus_claims(seat) if self.melds.claims_in_play else []
@@ -214,9 +223,10 @@ class TurnRules:
             raise IllegalAction(self._guard_refusal(AFTER_DRAW, "claim", seat, "claim now")
                                 or "there is nothing to claim now")
         self._note_guards(AFTER_DRAW, "claim")
+        spread = self._claimed_spread(seat)
         for bonus in claims:
             self.rules_taken.append(bonus.transfer.id)
-            self._bonuses_paid(bonus, seat)
+            self._bonuses_paid(bonus, seat, spread=spread)
 
     def _play_list(self, seat: int) -> A.ActionList:
         """The spreads, hits and discards ``seat`` may play after drawing."""

@@ -151,7 +151,8 @@ def _winners(c: "EvalContext") -> tuple[int, ...]:
 
 # Sets (of cards or players) that exist in one place only.
 CARD_SETS: dict[str, tuple[Type, Any, str]] = {
-    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except; bonuses on spread_laid, spread_hit; hits.allowed: the spread with the cards hit)"),
+    "spread": (list_of(CARD), lambda c: c.spread, "the cards of the spread in question (melds.hold.except; bonuses and counter events on spread_laid, spread_hit; "
+               "a bonus on claim: the spread the player laid last this turn, as it is now; hits.allowed: the spread with the cards hit)"),
     "hit": (list_of(CARD), lambda c: c.hit, "the cards played onto the spread (hits.allowed)"),
     "winners": (list_of(PLAYER), _winners, "the winners of the hand that just ended (deal.next_dealer)"),
 }

@@ -25,6 +25,8 @@ MAX_PLAYERS = 12  # the schema's limit on players.max
 MAX_SEAT_CARDS = 13
 ENDINGS = ("tonk_out", "out_on_discard", "drop_won", "drop_caught", "stock_exhausted", "others_folded")
 # The moments of a hand when players other than the one to move may be asked to act.
+# The events that happen to one spread (the spread laid, or the spread hit): 'spread' names it there.
+SPREAD_EVENTS = ("spread_laid", "spread_hit")
 MOMENTS = ("after_deal", "turn_start", "after_draw", "after_discard")
 PLAYERS = list_of(PLAYER)
 # The types an x-expr field of the schema names.
@@ -586,7 +588,10 @@ class _Builder:
         ante = self.expr(("pot", "ante"), NUM, (), subject=False, required=False)
         bonuses = []
         for j, b in enumerate(self.get(("bonuses",)) or []):
-            t = self.transfer(("bonuses", j), ("actor", "owner"), card_sets=("spread",))
+            # 'spread' is a spread only where there is one: the spread laid or hit, or for a
+            # claim the spread the claimant laid last this turn (turn.py, _claimed_spread).
+            reads_spread = isinstance(b, dict) and b.get("on") in SPREAD_EVENTS + ("claim",)
+            t = self.transfer(("bonuses", j), ("actor", "owner"), card_sets=("spread",) if reads_spread else ())
             if t is not None and isinstance(b, dict):
                 bonuses.append(Bonus(str(b.get("on")), t))
         most_lost = self.expr(("limits", "most_lost"), NUM, (), subject=False, required=False)
@@ -619,7 +624,7 @@ class _Builder:
             events = []
             for j, ev in enumerate(spec.get("events", [])):
                 when = self.expr(("counters", name, "events", j, "when"), BOOL, ("actor", "owner"),
-                                 required=False)
+                                 required=False, card_sets=("spread",) if ev.get("on") in SPREAD_EVENTS else ())
                 events.append(CounterEvent(ev["on"], ev["target"], when, ev.get("add"), ev.get("set"),
                                            ev.get("once_per")))
             counters.append(Counter(name, int(spec.get("initial", 0)), spec.get("floor", 0), tuple(events)))

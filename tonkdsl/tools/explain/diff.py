@@ -7,6 +7,7 @@ expression reader, and anything else is "<description>: <old> -> <new>".
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +52,10 @@ def _entry(kind: str, item: dict[str, Any], stake: int, path: tuple[Any, ...]) -
                               item.get("split"))
         if item.get("when") is not None:  # the entry's own condition, then those of its sets
             conds = [words(str(item["when"])), *conds]
-        on = "" if kind == "transfer" else " when claimed" if item.get("on") == "claim" else f" on {item.get('on', '?')}"
+        on = "" if kind == "transfer" else f" on {item.get('on', '?')}"
+        if item.get("on") == "claim":  # a claim that reads 'spread' claims for the spread laid last this turn
+            on = (" when claimed for the spread laid last this turn"
+                  if re.search(r"\bspread\b", f"{item.get('when', '')} {item.get('amount', '')}") else " when claimed")
         return f"{item['id']}{on}: {said}" + (f" when {' and '.join(conds)}" if conds else "")
     if kind == "custom":
         return f"{item['id']}: \"{item.get('text', '')}\""

@@ -477,7 +477,11 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split)
         conds = ([words(t.when.source)] if t.when is not None else []) + conds
         when = "".join(f" and {c}" for c in conds)
-        money.lines.append(f"- Bonus {t.id}: when {events.get(bonus.on, bonus.on)}{when}, {said[:1].lower()}"
+        event = events.get(bonus.on, bonus.on)
+        if bonus.on == "claim" and _reads_spread(t):
+            event = ("a player asks to be paid for the spread they laid last this turn (claim, after laying it and "
+                     "before discarding; the spread as it is then)")
+        money.lines.append(f"- Bonus {t.id}: when {event}{when}, {said[:1].lower()}"
                            f"{said[1:]} at once" + (" (even when an automatic win then ends the hand on the deal)"
                                                     if bonus.on == "dealt" and rs.deal_wins else
                                                     "" if bonus.on == "dealt" else " (the hand goes on)")
@@ -608,3 +612,8 @@ def _md_lines(lines: list[str]) -> str:
 
 def explain(rs: Ruleset, fmt: str = "md", stake: int = 1) -> str:
     return render(build(rs, stake), fmt)
+
+
+def _reads_spread(t: Transfer) -> bool:
+    """Whether a payment's condition or amount reads 'spread' (a claim then claims for a spread)."""
+    return any("spread" in c.names_used for c in (t.when, t.amount, t.payers, t.payees) if c is not None)
