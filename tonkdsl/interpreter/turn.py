@@ -778,7 +778,7 @@ class TurnRules:
         # A discard that completes a drop whose spreads are laid (turn.drop.lay_spreads) lays them
         # itself: only the discards are offered then, so the rule on holding spreads waits for it.
         if melds.discards_checked:
-            refused = melds.plan.discard_refusal(self, seat)  # type: ignore[arg-type]
+            refused = melds.plan.discard_refusal(self, seat, card)  # type: ignore[arg-type]
             if refused is not None:
                 raise IllegalAction(refused)
         if rs.hold_allowed is not None and not (self.knock_declared and rs.drop_lays_spreads):
@@ -886,7 +886,7 @@ class TurnRules:
         on_draw = melds.plan.on_draw
         if on_draw:  # the constructs that end at a draw (a discard is dead once the next player draws)
             for rule in on_draw:
-                rule.drew(self, seat)  # type: ignore[arg-type]
+                rule.drew(self, seat, card, from_discard)  # type: ignore[arg-type]
         # Recorded before the card joins the hand: whether a drop was open is asked of the hand
         # the player chose not to drop (as _start_options asks it).
         kind = TOOK if from_discard else DREW_STOCK

@@ -6,7 +6,9 @@ every state they reach, what must hold at a table:
   played are tried on a copy of the hand;
 - no rule fails at play (``rule-failed``): ``min()`` of an empty set, a division by 0, ...;
 - nobody acts in another's turn unless asked (``acted-unasked``);
-- the hand ends (``no-end``).
+- the hand ends (``no-end``): past ``MAX_STEPS`` actions it is played on without the tries, to the
+  end the rules give it (the engine's turn cap makes a hand nobody ends a dead hand); a turn that
+  does not end in ``MAX_STEPS`` more actions is a finding.
 
 Each finding carries its seed, the number of players, and a scenario file's text that replays the
 hand up to the action that breaks (``tonk replay FILE`` shows it). ``tonk lint --simulate``
@@ -30,7 +32,7 @@ from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import Ruleset
 from tonkdsl.tools.bots import BOTS
 
-MAX_STEPS = 3000  # a hand longer than this has not ended (the engine's own turn cap ends hands sooner)
+MAX_STEPS = 3000  # actions checked in a hand; a longer hand is played on to its end (the engine's turn cap)
 TRIES = 6  # offered actions tried on a copy in each state, besides the one played
 KINDS = ("no-legal-action", "refused", "rule-failed", "acted-unasked", "no-end")
 
@@ -154,8 +156,25 @@ def check_hand(rs: Ruleset, players: int, seed: int, *, bot: str = "random", tri
             yield finding("rule-failed", f"step {step}: a rule failed at play on '{chosen}': {exc}", chosen)
             return
         played.append(f"P{seat + 1} {chosen}")
+    # A long hand may still end at the engine's turn cap (a dead hand, as the rules sheet says):
+    # played on without the tries, it either gets there or is stuck in one turn.
+    turn, still = state.turn_number, 0
+    while not state.is_terminal() and still < max_steps:
+        seat = state.current_player()
+        try:
+            legal = list(state.legal_actions())
+            if not legal:
+                yield finding("no-legal-action", f"no legal action in phase {state.phase} for seat {seat + 1}")
+                return
+            state.apply(policy(observation(state, seat), legal, rng))
+        except (IllegalAction, RulesetError) as exc:
+            yield finding("refused", f"after {max_steps} actions, a legal action failed: {exc}")
+            return
+        still = still + 1 if state.turn_number == turn else 0
+        turn = state.turn_number
     if not state.is_terminal():
-        yield finding("no-end", f"the hand did not end in {max_steps} actions")
+        yield finding("no-end", f"the hand did not end in {max_steps} actions, nor did a turn after them end in "
+                      f"{max_steps} more")
 
 
 def _of(who: int, seat: int) -> str:

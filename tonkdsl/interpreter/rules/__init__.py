@@ -12,6 +12,7 @@ from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.digging import Digging
 from tonkdsl.interpreter.rules.discard_sets import DiscardSets
+from tonkdsl.interpreter.rules.drawn_at_once import DrawnAtOnce
 from tonkdsl.interpreter.rules.hand_multipliers import HandMultipliers
 from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl.interpreter.rules.last_round import LastRound
@@ -35,6 +36,7 @@ RULES: tuple[type[TurnRule], ...] = (
     Opening,
     HandMultipliers,
     Digging,
+    DrawnAtOnce,
 )
 
 

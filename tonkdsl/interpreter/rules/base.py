@@ -222,8 +222,8 @@ class TurnRule:
     def discarded(self, st: "State", seat: int, card: int) -> None:
         """After ``seat`` discarded ``card`` and the next turn began (the hand goes on)."""
 
-    def drew(self, st: "State", seat: int) -> None:
-        """After ``seat`` drew, before the card joins the hand."""
+    def drew(self, st: "State", seat: int, card: int, from_discard: bool) -> None:
+        """After ``seat`` drew ``card`` (from the discard pile, or the stock), before it joins the hand."""
 
     def laid(self, st: "State", seat: int, cards: Sequence[int]) -> None:
         """After the player to move laid ``cards`` as a spread in their turn."""
@@ -242,8 +242,10 @@ class TurnRule:
         ``cards`` None: whatever the cards, where they are not known yet)."""
         return None
 
-    def refuses_discard(self, st: "State", seat: int) -> str | None:
-        """Why the player to move may not end their turn with a discard yet (None: they may)."""
+    def refuses_discard(self, st: "State", seat: int, card: int | None) -> str | None:
+        """Why the player to move may not end their turn with a discard of ``card`` yet (None: they
+        may; ``card`` None: with any discard, as the turn lists them; a construct that then allows
+        some cards offers their discards itself, in ``in_play``)."""
         return None
 
     def multiplier(self, st: "State", kind: str, ctx: "EvalContext") -> int:
@@ -321,7 +323,7 @@ class OnTheDiscard(TurnRule):
     def discarded(self, st: "State", seat: int, card: int) -> None:
         st.pending = OpenDiscard(card, seat)
 
-    def drew(self, st: "State", seat: int) -> None:
+    def drew(self, st: "State", seat: int, card: int, from_discard: bool) -> None:
         if isinstance(st.pending, OpenDiscard):
             st.pending = None  # the next player drew: the discard is no longer open to others
 
@@ -388,9 +390,10 @@ class Plan:
             out += rule.at_start(st, seat)
         return out
 
-    def discard_refusal(self, st: "State", seat: int) -> str | None:
-        """The first construct's refusal of ending the turn with a discard now, or None."""
-        return next((why for r in self.discard_refusers if (why := r.refuses_discard(st, seat)) is not None), None)
+    def discard_refusal(self, st: "State", seat: int, card: int | None = None) -> str | None:
+        """The first construct's refusal of ending the turn with a discard (of ``card``) now, or None."""
+        return next((why for r in self.discard_refusers if (why := r.refuses_discard(st, seat, card)) is not None),
+                    None)
 
     def play_options(self, st: "State", seat: int, offered: "A.ActionList") -> list[A.Action]:
         out: list[A.Action] = []

@@ -169,7 +169,7 @@ class Digging(TurnRule):
         owed = self._owed(st, seat)
         return None if owed is None or cards is None or owed in cards else self._first(st, owed)
 
-    def refuses_discard(self, st: "State", seat: int) -> str | None:
+    def refuses_discard(self, st: "State", seat: int, card: int | None) -> str | None:
         if st.knock_declared:
             return None  # a drop ends the turn with this discard: the hand is shown, as any drop shows it
         owed = self._owed(st, seat)

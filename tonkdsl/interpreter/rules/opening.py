@@ -140,7 +140,7 @@ class Opening(TurnRule):
             return None
         return f"you have not opened: lay spreads worth {self.points} points in one turn before you hit"
 
-    def refuses_discard(self, st: "State", seat: int) -> str | None:
+    def refuses_discard(self, st: "State", seat: int, card: int | None) -> str | None:
         if st.stats[seat].spreads_this_turn == 0 or self._opened(st, seat):
             return None  # nothing laid this turn, or opened
         if st.knock_declared:
