@@ -404,6 +404,8 @@ class TurnRules:
         rule = self._guard_fails(at, do, seat, owner, spread) if self.melds.guards else None
         if rule is None or rule.when is None:
             return None
+        if rule.says is not None:  # a construct's own words (asking one's partner)
+            return rule.says(self, seat)  # type: ignore[arg-type]
         return f"you may not {words} (the ruleset's rule '{rule.id}': '{rule.when.source}' is false)"
 
     def _note_guards(self, at: str, do: str) -> None:
@@ -411,7 +413,7 @@ class TurnRules:
         fired (lint's witness search looks for them there)."""
         if self.melds.guards:
             for rule in self.melds.guards.get((at, do), ()):
-                if rule.id is not None and rule.id not in self.rules_taken:
+                if rule.id and rule.id not in self.rules_taken:
                     self.rules_taken.append(rule.id)
 
     def _claimable(self, seat: int) -> DealWin | None:
@@ -841,7 +843,8 @@ class TurnRules:
 
     def _not_out_of_turn(self, besides: str = "") -> str:
         """Why an action is refused out of turn, with what may be played out of turn here."""
-        may = [u for rule in self.melds.plan.rules for u in rule.usage] + ([besides] if besides else [])
+        # (the constructs that offer plays out of turn: a slap, a buy; not a dig, made in one's turn)
+        may = [u for rule in self.melds.plan.offering for u in rule.usage] + ([besides] if besides else [])
         return "it is not your turn" + (f": out of turn you may play only {' or '.join(may)}" if may else "")
 
     def _take_ids(self, seat: int, cards: Sequence[str]) -> list[int]:

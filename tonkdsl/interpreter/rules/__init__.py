@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from tonkdsl.interpreter.rules.ask_partner import AskPartner
 from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.digging import Digging
@@ -37,6 +38,7 @@ RULES: tuple[type[TurnRule], ...] = (
     HandMultipliers,
     Digging,
     DrawnAtOnce,
+    AskPartner,
 )
 
 

@@ -112,7 +112,10 @@ class Guard(NamedTuple):
     do: str
     at: frozenset[str]
     when: "Compiled"
-    id: str
+    id: str  # ("": a construct's own condition, named in no outcome)
+    # The refusal in a player's words, where the construct words it itself (None: the turn
+    # quotes the rule: "the ruleset's rule 'id': 'when' is false").
+    says: "Callable[[State, int], str] | None" = None
 
 
 class Closing:
