@@ -44,7 +44,7 @@ def test_recipes_that_do_not_fit_together_are_refused_at_load_only_as_meant() ->
     allowed = {"schema-missing-key", "pot-without-money", "upcard-missing", "pack-run-order"}
     assert all(set(codes) <= allowed for codes in REFUSED.values()), REFUSED
     assert all("upcard" in name for name, codes in REFUSED.items() if "upcard-missing" in codes)
-    assert len(REFUSED) <= 16, sorted(REFUSED)
+    assert len(REFUSED) <= 19, sorted(REFUSED)  # (each pot recipe with each points game: 12 of them)
 
 
 @pytest.mark.parametrize("flow, base, players, seed", [

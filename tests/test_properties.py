@@ -149,11 +149,13 @@ def test_hand_invariants(ref: Any, players: int, seed: int, choice_seed: int, pa
     state, _ = play(rs, players, seed, choice_seed, patient, check_each_action=True)
     out = state.outcome()
     assert out is not None
-    assert sum(out.payouts) + out.pot_change == 0  # money is conserved: the players and the pot
-    assert state.pot == out.pot_change >= 0  # the hand started with an empty pot
+    # Money is conserved: the players, the pot and the side pots.
+    assert sum(out.payouts) + out.pot_change + sum(out.side_pot_change) == 0
+    assert state.pot == out.pot_change >= 0  # the hand started with empty pots
+    assert list(state.side_pots) == list(out.side_pot_change) and min(state.side_pots, default=0) >= 0
     assert len(out.payouts) == players
     assert all(p.amount > 0 and p.payer != p.payee for p in out.payments)
-    during = {"ante"} | {b.transfer.id for b in rs.bonuses}  # paid as the hand goes, not by its end
+    during = {"ante"} | {f"ante-{p.id}" for p in rs.side_pots} | {b.transfer.id for b in rs.bonuses}  # paid as the hand goes, not by its end
     if out.end in ("redeal", "dead_hand"):
         assert all(p.rule in during for p in out.payments)
     else:

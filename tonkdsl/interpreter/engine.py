@@ -15,8 +15,8 @@ from tonkdsl.interpreter.melds import table_for
 from tonkdsl.interpreter.rules.base import Closing
 from tonkdsl.language.expr.compiler import NOT_CONSTANT, EvalError
 from tonkdsl.language.names import EvalContext
-from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win_payments, net, pot_change, run_scores,
-                             run_transfers)
+from tonkdsl.interpreter.outcome import (POT, Outcome, Payment, capped, deal_win_payments, move_pot, net, pot_change,
+                                         run_scores, run_transfers, side_pot_seat)
 from tonkdsl.interpreter.shuffle import shuffle
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
 from tonkdsl.interpreter.table import LAID, MAX_TURNS, OVER, PLAY, START, VOID, IllegalAction, Layout, RulesetError
@@ -35,7 +35,8 @@ _SLOTS = (
     "phase", "turn_number", "round_number", "taken_discard", "hit_cards_this_turn", "stats",
     "counters", "fired", "events_fired", "deal_winners", "pending", "memory", "out_of_turn_seat",
     "spread_log", "dealt_hands", "_outcome", "_listened", "closing", "knock_declared",
-    "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "hands_won", "pot", "pot_start", "paid",
+    "seed", "rebuilds", "dropper", "asking", "sitting_out", "rules_taken", "eaten_turn", "totals", "hands_won", "pot", "pot_start",
+    "side_pots", "side_pots_start", "paid",
     "public_cards", "last_discard", "upcard", "side_of", "record")
 
 
@@ -116,6 +117,9 @@ class State(TurnFlow):
         self.totals: tuple[int, ...] = (0,) * num_players  # the session's totals, set by the session
         self.hands_won: tuple[int, ...] = (0,) * num_players  # hands each has won in the session, set by it
         self.pot = self.pot_start = 0  # the money in the pot (carried over from earlier hands by the session)
+        # The money in each side pot (ruleset.side_pots), as the pot's; and at the deal.
+        self.side_pots: list[int] = [0] * len(ruleset.side_pots)
+        self.side_pots_start: tuple[int, ...] = tuple(self.side_pots)
         self.paid: list[Payment] = []  # payments made during the hand: antes, bonuses
         # Per seat, the mask of the cards everyone saw go into that hand (taken from the discard
         # pile or eaten): a player's view may rely on them (the search bots' worlds keep them).
@@ -180,6 +184,7 @@ class State(TurnFlow):
         twin.asking = self.asking.copy() if self.asking is not None else None
         twin.sitting_out, twin.eaten_turn, twin.totals = self.sitting_out, self.eaten_turn, self.totals
         twin.hands_won = self.hands_won
+        twin.side_pots, twin.side_pots_start = list(self.side_pots), self.side_pots_start
         twin.pot, twin.pot_start, twin.upcard, twin.side_of = self.pot, self.pot_start, self.upcard, self.side_of
         twin.hands = [list(h) for h in self.hands]
         twin.hand_value, twin.hand_sig = list(self.hand_value), list(self.hand_sig)
@@ -340,13 +345,18 @@ class State(TurnFlow):
                 payments, lines = self._multiplied(kind, ctx, payments, scores, lines)
             rs = self.ruleset
             if rs.most_lost is not None or rs.most_won is not None:
-                before = pot_change(payments)  # the pot already holds what these paid it
+                before = {pot: pot_change(payments, pot) for pot in self._pot_seats()}  # the pots hold what these paid them
                 payments = capped(payments, self._cap("most_lost", rs.most_lost, ctx),
                                   self._cap("most_won", rs.most_won, ctx))
-                self.pot -= before - pot_change(payments)
+                for pot, change in before.items():
+                    move_pot(self, pot, pot_change(payments, pot) - change)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
         self._set_outcome(kind, winners, payments, scores=scores, scored=scored, score_lines=tuple(lines))
+
+    def _pot_seats(self) -> list[int]:
+        """The seat numbers of the pots in payments: the game pot, then each side pot."""
+        return [POT, *(side_pot_seat(i) for i in range(len(self.side_pots)))]
 
     def _multiplied(self, kind: str, ctx: EvalContext, payments: list[Payment], scores: list[int],
                     lines: list[tuple[int, int, str]]) -> tuple[list[Payment], list[tuple[int, int, str]]]:
@@ -358,7 +368,7 @@ class State(TurnFlow):
             return payments, lines
         for i, s in enumerate(scores):
             scores[i] = s * times
-        return ([p if POT in (p.payer, p.payee) else Payment(p.rule, p.payer, p.payee, p.amount * times)
+        return ([p if p.payer < 0 or p.payee < 0 else Payment(p.rule, p.payer, p.payee, p.amount * times)
                  for p in payments], [(seat, points * times, rule) for seat, points, rule in lines])
 
     def _cap(self, key: str, cap: Any, ctx: EvalContext) -> int | None:
@@ -378,6 +388,7 @@ class State(TurnFlow):
         ruleset's mistake never freezes it; ``reason`` says why)."""
         self.paid = []
         self.pot = self.pot_start
+        self.side_pots = list(self.side_pots_start)
         self.asking = None
         self._set_outcome(VOID, (), [], reason)
 
@@ -395,6 +406,7 @@ class State(TurnFlow):
         fired = _first_of_each([*_rules_of(payments), *scored, *self.rules_taken])
         payouts = net(self.num_players, payments)
         change = self.pot - self.pot_start  # every payment to or from the pot moved it
+        side_change = tuple(v - s for v, s in zip(self.side_pots, self.side_pots_start))
         sheet = self.ruleset.score_sheet
         score_change: tuple[int, ...] = ()
         if sheet == "units":
@@ -410,7 +422,7 @@ class State(TurnFlow):
             payments = ()
         self._outcome = Outcome(kind, winners, payouts, tuple(self.hand_value), tuple(payments), message,
                                 _first_of_each(_rules_of(payments)), score_change, change, fired,
-                                score_lines if sheet == "points" else ())
+                                score_lines if sheet == "points" else (), side_change)
 
     def check_deal_wins(self) -> None:
         """Run the automatic wins on the deal (done by :func:`deal`)."""
@@ -458,20 +470,22 @@ class State(TurnFlow):
         scores = [0] * self.num_players
         scored: list[str] = []
         lines: list[tuple[int, int, str]] = []
-        pot_left = [self.pot]  # every winner's amount reads the pot as it was before any was paid
+        # Every winner's amount reads the pots as they were before any was paid.
+        pot_left = {POT: self.pot, **{side_pot_seat(i): v for i, v in enumerate(self.side_pots)}}
         try:
             for seat in seats:
                 payments += deal_win_payments(self, seat, claimants[seat], pot_left)
                 scored += run_scores(self, claimants[seat].scores, self._ctx(actor=seat), scores, lines)
         except EvalError as exc:
             raise RulesetError(str(exc)) from None
-        self.pot = pot_left[0]
+        self.pot = pot_left[POT]
+        self.side_pots = [pot_left[side_pot_seat(i)] for i in range(len(self.side_pots))]
         self._set_outcome("initial_tonk", tuple(sorted(seats)), payments, scores=scores,
                           scored=[claimants[s].id for s in seats] + scored, score_lines=tuple(lines))
 
 
-def _antes(state: State, ante: Any) -> None:
-    """Each player puts the ante into the pot as the hand is dealt."""
+def _antes(state: State, ante: Any, pot: int = POT, rule: str = "ante") -> None:
+    """Each player puts the ante into the pot (the seat number ``pot``) as the hand is dealt."""
     ctx = EvalContext(state)
     for seat in range(state.num_players):
         ctx.actor = seat
@@ -479,8 +493,8 @@ def _antes(state: State, ante: Any) -> None:
         if amount < 0:
             raise RulesetError(f"the ante '{ante.source}' is negative ({amount})")
         if amount:
-            state.paid.append(Payment("ante", seat, POT, amount))
-            state.pot += amount
+            state.paid.append(Payment(rule, seat, pot, amount))
+            move_pot(state, pot, amount)
 
 
 def hand_sizes(state: State) -> list[int]:
@@ -554,7 +568,7 @@ def seat_order(dealer: int, num_players: int) -> tuple[int, ...]:
 def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | None = None, stake: int = 1,
          layout: Layout | None = None, unit: int | None = None, totals: Sequence[int] | None = None,
          hands_won: Sequence[int] | None = None,
-         pot: int = 0, sides: Sequence[int] | None = None) -> State:
+         pot: int = 0, sides: Sequence[int] | None = None, side_pots: Sequence[int] | None = None) -> State:
     """Shuffle with ``seed``, deal as the ruleset says, and check the automatic wins.
 
     Cards fixed by ``layout`` are placed first; every other card is ordered by the seeded
@@ -567,6 +581,11 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     state = State(rs, num_players, dealer, stake, unit)
     state.seed = seed
     state.pot = state.pot_start = pot
+    if side_pots is not None:  # carried over by the session, as the pot
+        if len(side_pots) != len(rs.side_pots):
+            raise ValueError(f"{len(side_pots)} side pots given; the ruleset has {len(rs.side_pots)}")
+        state.side_pots = list(side_pots)
+        state.side_pots_start = tuple(side_pots)
     if totals is not None:
         state.totals = tuple(totals)
     if hands_won is not None:
@@ -635,6 +654,9 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     state.stats[state.current].turns = 1
     if rs.ante is not None:
         _antes(state, rs.ante)
+    for i, side in enumerate(rs.side_pots):  # then each side pot's, in the order written
+        if side.ante is not None:
+            _antes(state, side.ante, side_pot_seat(i), f"ante-{side.id}")
     if "dealt" in state.melds.events_listened:
         # Each player's 'dealt' event, from the dealer's left: bonuses on the deal are paid (and
         # counters set) before the automatic wins, so a hand that ends on the deal keeps them.

@@ -64,11 +64,13 @@ class Outcome:
     # On a score sheet, the reason for each number: (seat, points, the score entry's id) for
     # each entry that scored a player other than 0, in the order they were scored.
     score_lines: tuple[tuple[int, int, str], ...] = ()
+    # What each side pot gained this hand (ruleset.side_pots, in order; empty without them).
+    side_pot_change: tuple[int, ...] = ()
 
     def __init__(self, end: str, winners: tuple[int, ...], payouts: tuple[int, ...], counts: tuple[int, ...],
                  payments: tuple[Payment, ...] = (), message: str = "", rules: tuple[str, ...] = (),
                  scores: tuple[int, ...] = (), pot_change: int = 0, fired: tuple[str, ...] = (),
-                 score_lines: tuple[tuple[int, int, str], ...] = ()) -> None:
+                 score_lines: tuple[tuple[int, int, str], ...] = (), side_pot_change: tuple[int, ...] = ()) -> None:
         object.__setattr__(self, "end", end)  # see Payment
         object.__setattr__(self, "winners", winners)
         object.__setattr__(self, "payouts", payouts)
@@ -80,6 +82,7 @@ class Outcome:
         object.__setattr__(self, "pot_change", pot_change)
         object.__setattr__(self, "fired", fired)
         object.__setattr__(self, "score_lines", score_lines)
+        object.__setattr__(self, "side_pot_change", side_pot_change)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)
@@ -92,25 +95,55 @@ class Outcome:
         return out
 
 
-POT = -1  # the seat number of the pot in a payment (see ruleset.POT)
+POT = -1  # the seat number of the pot in a payment (see ruleset.POT); side pot i is -2 - i
+
+
+def side_pot_seat(i: int) -> int:
+    """The seat number of side pot ``i`` (ruleset.side_pots) in a payment."""
+    return -2 - i
+
+
+def pot_money(state: "State", seat: int) -> int:
+    """What the pot whose seat number is ``seat`` holds now (the game pot, or a side pot)."""
+    return state.pot if seat == POT else state.side_pots[-2 - seat]
+
+
+def move_pot(state: "State", seat: int, amount: int) -> None:
+    """Add ``amount`` (negative: take it) to the pot whose seat number is ``seat``."""
+    if seat == POT:
+        state.pot += amount
+    else:
+        state.side_pots[-2 - seat] += amount
+
+
+def moved(state: "State", payer: int, payee: int, amount: int) -> None:
+    """A payment was made: the pots it was paid from or to hold what it moved (later amounts read
+    a pot as it is now). Seats of players (0 and up) are not pots: nothing to do."""
+    if payee < 0:
+        move_pot(state, payee, amount)
+    if payer < 0:
+        move_pot(state, payer, -amount)
 
 
 def net(num_players: int, payments: Iterable[Payment]) -> tuple[int, ...]:
-    """Each seat's net gain; a payment to or from the pot counts for the seat only."""
-    totals = [0] * (num_players + 1)  # the last entry is the pot (index -1)
+    """Each seat's net gain; a payment to or from a pot counts for the seat only."""
+    totals = [0] * num_players
     for p in payments:
-        totals[p.payer] -= p.amount
-        totals[p.payee] += p.amount
-    return tuple(totals[:num_players])
+        if p.payer >= 0:
+            totals[p.payer] -= p.amount
+        if p.payee >= 0:
+            totals[p.payee] += p.amount
+    return tuple(totals)
 
 
-def pot_change(payments: Iterable[Payment]) -> int:
-    return sum(p.amount for p in payments if p.payee == POT) - sum(p.amount for p in payments if p.payer == POT)
+def pot_change(payments: Iterable[Payment], pot: int = POT) -> int:
+    """What the pot ``pot`` (its seat number: the game pot by default) gained by these payments."""
+    return sum(p.amount for p in payments if p.payee == pot) - sum(p.amount for p in payments if p.payer == pot)
 
 
 def partners(side_of: Sequence[int], p: int, q: int) -> bool:
-    """Two players of one side (players.sides), who never pay each other; the pot has no side."""
-    return p != POT and q != POT and side_of[p] == side_of[q]
+    """Two players of one side (players.sides), who never pay each other; a pot has no side."""
+    return p >= 0 and q >= 0 and side_of[p] == side_of[q]
 
 
 def run_transfers(state: "State", transfers: Sequence["Transfer"], ctx: EvalContext) -> list[Payment]:
@@ -137,19 +170,19 @@ def _one_transfer(t: "Transfer", ctx: EvalContext) -> list[Payment]:
             for q in payees:
                 if p == q or partners(side, p, q):
                     continue
-                pot = p == POT or q == POT
+                pot = p < 0 or q < 0
                 if not pot:
                     ctx.payer, ctx.payee = p, q
                 amount = amount_of(ctx)
                 ctx.payer = ctx.payee = None
                 if amount < 0:
                     raise EvalError(f"it gives a negative amount ({amount})")
-                if p == POT:
-                    amount = min(amount, state.pot)  # the pot pays what it holds
+                if p < 0:
+                    amount = min(amount, pot_money(state, p))  # a pot pays what it holds
                 if amount:
                     out.append(Payment(t.id, p, q, amount))
                     if pot:  # later amounts read the pot as it is now
-                        state.pot += amount if q == POT else -amount
+                        moved(state, p, q, amount)
     return out
 
 
@@ -161,7 +194,7 @@ def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
     out: list[Payment] = []
     if t.split != "down":  # the units that do not divide go to the payees nearest the dealer's left
         n, dealer = state.num_players, state.dealer  # places from the dealer's left: 0, 1, ...
-        payees = sorted(payees, key=lambda q: -1 if q == POT else (q - dealer - 1) % n)
+        payees = sorted(payees, key=lambda q: q if q < 0 else (q - dealer - 1) % n)
     if t.split == "pooled":
         return _pooled(t, ctx, payers, payees)
     side = state.side_of
@@ -175,19 +208,19 @@ def _shared(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
             paid = share + (1 if t.split == "dealer_left" and i < rest else 0)
             if paid:
                 out.append(Payment(t.id, p, q, paid))
-                if POT in (p, q):  # later amounts read the pot as it is now
-                    state.pot += paid if q == POT else -paid
+                if p < 0 or q < 0:  # later amounts read the pot as it is now
+                    moved(state, p, q, paid)
     return out
 
 
 def _shared_amount(t: "Transfer", ctx: EvalContext, p: int) -> int:
     """What payer ``p`` puts into a shared payment (the pot: what it holds, at most)."""
-    ctx.payer = None if p == POT else p
+    ctx.payer = None if p < 0 else p
     amount: int = t.amount.fn(ctx)
     ctx.payer = None
     if amount < 0:
         raise EvalError(f"it gives a negative amount ({amount})")
-    return min(amount, ctx.state.pot) if p == POT else amount
+    return min(amount, pot_money(ctx.state, p)) if p < 0 else amount
 
 
 def _pooled(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequence[int]) -> list[Payment]:
@@ -219,8 +252,8 @@ def _pooled(t: "Transfer", ctx: EvalContext, payers: Sequence[int], payees: Sequ
             owed[i] -= paid
             amount -= paid
             out.append(Payment(t.id, p, q, paid))
-            if POT in (p, q):  # later amounts read the pot as it is now
-                state.pot += paid if q == POT else -paid
+            if p < 0 or q < 0:  # later amounts read the pot as it is now
+                moved(state, p, q, paid)
     return out
 
 
@@ -232,9 +265,9 @@ def capped(payments: Sequence[Payment], most_lost: int | None, most_won: int | N
     out = []
     for p in payments:
         amount = p.amount
-        if most_lost is not None and p.payer != POT:
+        if most_lost is not None and p.payer >= 0:
             amount = min(amount, most_lost - lost.get(p.payer, 0))
-        if most_won is not None and p.payee != POT:
+        if most_won is not None and p.payee >= 0:
             amount = min(amount, most_won - won.get(p.payee, 0))
         if amount > 0:
             lost[p.payer] = lost.get(p.payer, 0) + amount
@@ -263,11 +296,12 @@ def run_scores(state: "State", entries: Sequence["ScoreEntry"], ctx: EvalContext
     return scored
 
 
-def deal_win_payments(state: "State", winner: int, rule: "DealWin", pot_left: list[int]) -> list[Payment]:
-    """What ``winner``'s automatic win is paid. ``pot_left`` (one number, shared by the winners of
-    one deal) is what the pot still holds: each winner's amount reads the pot as it stood before
-    any of them was paid (``pays: pot / count(...)`` splits it evenly), and the pot pays at most
-    what is left; the caller sets the pot to what is left once every winner is paid."""
+def deal_win_payments(state: "State", winner: int, rule: "DealWin", pot_left: dict[int, int]) -> list[Payment]:
+    """What ``winner``'s automatic win is paid. ``pot_left`` (by a pot's seat number, shared by
+    the winners of one deal) is what each pot still holds: each winner's amount reads the pots as
+    they stood before any of them was paid (``pays: pot / count(...)`` splits it evenly), and a
+    pot pays at most what is left; the caller sets the pots to what is left once every winner is
+    paid."""
     ctx = EvalContext(state, actor=winner)
     if rule.payers is not None:
         payers = rule.payers(ctx)
@@ -277,13 +311,13 @@ def deal_win_payments(state: "State", winner: int, rule: "DealWin", pot_left: li
     for p in payers:
         if p == winner or partners(state.side_of, p, winner):
             continue
-        ctx.payer, ctx.payee = (None, None) if p == POT else (p, winner)
+        ctx.payer, ctx.payee = (None, None) if p < 0 else (p, winner)
         amount = rule.pays(ctx)
         if amount < 0:
             raise EvalError(f"the automatic win '{rule.id}' pays a negative amount ({amount})")
-        if p == POT:  # the pot pays at most what it still holds
-            amount = min(amount, pot_left[0])
-            pot_left[0] -= amount
+        if p < 0:  # a pot pays at most what it still holds
+            amount = min(amount, pot_left[p])
+            pot_left[p] -= amount
         if amount:
             out.append(Payment(rule.id, p, winner, amount))
     return out

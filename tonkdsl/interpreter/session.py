@@ -83,6 +83,7 @@ class Session:
     records: list[HandRecord] = field(default_factory=list)
     active: list[int] = field(default_factory=list)  # the seats still in the match, in seat order
     pot: int = 0  # the money in the ruleset's pot, carried from hand to hand until won
+    side_pots: list[int] = field(default_factory=list)  # the money in each side pot (ruleset.side_pots), as the pot
     match_over: bool = False  # the match's end condition held after a hand
     won: list[int] = field(default_factory=list)  # hands each seat has won in the session (hands_won)
     # The score entries of session.bonuses once the session was over: (seat, points, id), each
@@ -99,6 +100,7 @@ class Session:
         self.scores = self.scores or [0] * self.num_players
         self.active = self.active or list(range(self.num_players))
         self.won = self.won or [0] * self.num_players
+        self.side_pots = self.side_pots or [0] * len(self.ruleset.side_pots)
         for bet in self.ruleset.session.side_bets:
             self.pots.setdefault(bet.id, [0] * self.num_players)
 
@@ -110,7 +112,7 @@ class Session:
         """A session to try a booking on ("would this hand end the match?"), this one untouched."""
         return replace(self, ledger=list(self.ledger), scores=list(self.scores), active=list(self.active),
                        pots={k: list(v) for k, v in self.pots.items()}, records=list(self.records),
-                       won=list(self.won))
+                       won=list(self.won), side_pots=list(self.side_pots))
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -196,6 +198,7 @@ class Session:
         self.dealt_with = (len(seats), dict(
             seed=seed, dealer=seats.index(self.dealer), stake=self.stake_for(self.index), layout=layout,
             unit=self.stake, totals=tuple(totals[g] for g in seats), pot=self.pot,
+            side_pots=tuple(self.side_pots) if self.side_pots else None,
             hands_won=tuple(self.won[g] for g in seats),
             sides=tuple(self.side_of[g] for g in seats) if self.ruleset.side_size else None))
         return deal(self.ruleset, self.dealt_with[0], **self.dealt_with[1])
@@ -208,6 +211,7 @@ class Session:
             raise ValueError("the hand is not over")
         seats = tuple(self.active)
         self.pot = state.pot
+        self.side_pots = list(state.side_pots)
         for seat, v in enumerate(outcome.payouts):
             self.ledger[seats[seat]] += v
         for seat, v in enumerate(outcome.scores):
@@ -249,7 +253,7 @@ class Session:
 
     def _check_money(self) -> None:
         """Every total stays within MAX_MONEY (a plain error, not an overflow in a report)."""
-        for what, values in (("money", self.ledger), ("score", self.scores), ("pot", [self.pot])):
+        for what, values in (("money", self.ledger), ("score", self.scores), ("pot", [self.pot, *self.side_pots])):
             worst = _largest_size(values)
             if worst > MAX_MONEY:
                 raise RulesetError(f"a {what} of {worst:,} after hand {self.index + 1} is beyond the limit of "

@@ -195,6 +195,8 @@ class TurnRules:
                 n = len(out)
                 more.spans = {**out.spans, **{k: (a + n, b + n) for k, (a, b) in _spans_of(extra).items()}}
                 more.discard_cards = out.discard_cards
+                if _DISCARD in more.spans and not out.discard_cards:  # a construct's own discards (the card drawn)
+                    more.discard_cards = [self._take_ids(seat, (a.card,))[0] for a in extra if isinstance(a, A.Discard)]
                 more += extra
                 return more
         return out

@@ -125,6 +125,11 @@ class View:
         return self._state.pot
 
     @property
+    def side_pots(self) -> tuple[tuple[str, int], ...]:
+        """Each side pot's name and the money in it (ruleset.side_pots), in the order written."""
+        return tuple((p.id, v) for p, v in zip(self._state.ruleset.side_pots, self._state.side_pots))
+
+    @property
     def stake(self) -> int:
         return self._state.stake
 

@@ -7,7 +7,7 @@ place in the ruleset (``dropper`` only in the drop endings, ``payer`` only in am
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from tonkdsl.language.expr.compiler import EvalError
 from tonkdsl.language.expr.types import BOOL, CARD, NUM, PLAYER, RANK, SUIT, Names, Type, list_of
@@ -329,8 +329,12 @@ def _counter_getter(name: str) -> Any:
     return lambda c, p: c.state.counters[name][p]
 
 
+def _side_pot_getter(i: int) -> Any:
+    return lambda c: c.state.side_pots[i]
+
+
 def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool | str,
-               card_sets: Iterable[str] = (), choices: bool = False) -> Names:
+               card_sets: Iterable[str] = (), choices: bool = False, pots: Sequence[str] = ()) -> Names:
     """The names of one place: the global names, the listed roles, and when ``subject`` the
     attributes of the actor (or of the role named by ``subject``) written bare: ``count`` for
     ``actor.count``. ``choices``: some card's value is the holder's choice, and ``count``
@@ -344,6 +348,8 @@ def make_names(roles: Iterable[str], counters: Iterable[str], *, subject: bool |
     if "actor" in roles:
         globals_["self"] = (PLAYER, _ROLE_GET["actor"])
     globals_["$card"] = (CARD, lambda c: c.state.card_id)
+    for i, name in enumerate(pots):  # the money in each side pot (ruleset.side_pots), by its name
+        globals_[name] = (NUM, _side_pot_getter(i))
     player_attrs: dict[str, tuple[Type, Any]] = {k: (t, g) for k, (t, g, _) in PLAYER_ATTRS.items()}
     if choices:
         player_attrs["count"] = (NUM, _declared_count)

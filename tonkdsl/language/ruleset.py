@@ -15,7 +15,8 @@ from tonkdsl.language.diagnostics import Diagnostic, Path
 from tonkdsl.language.expr import BOOL, NUM, PLAYER, Compiled, ExprError, Type, compile_expr, list_of
 from tonkdsl.language.expr.types import Names
 from tonkdsl.language.merge import Doc
-from tonkdsl.language.names import SIDE_NAMES, holder_chooses, make_names
+from tonkdsl.language.names import (CARD_SETS, FUNCTIONS, GLOBALS, PLAYER_ATTRS, ROLES, SIDE_NAMES, holder_chooses,
+                                    make_names)
 from tonkdsl.language.schema_check import construct_schemas
 
 MAX_PLAYERS = 12  # the schema's limit on players.max
@@ -49,6 +50,15 @@ class Transfer:
 
 
 POT = -1  # the pot, where a payment's payer or payee is a seat
+
+
+@dataclass(frozen=True)
+class SidePot:
+    """A pot beside the game pot (side_pots), won its own way: payouts pay from and to it by its
+    name, and an expression reads what it holds by its name."""
+
+    id: str
+    ante: Compiled | None  # what each player puts into it at the deal (None: nothing)
 
 
 @dataclass(frozen=True)
@@ -230,6 +240,7 @@ class Ruleset:
     table_customs: tuple[tuple[str, str], ...] = ()
     # Partnerships (players.sides.size): how many players make a side; None: each plays alone.
     side_size: int | None = None
+    side_pots: tuple[SidePot, ...] = ()  # the pots beside the game pot, in the order written
     drop_called: str = "drop"  # what the table calls a drop (turn.drop.called): words only
     # What the interpreter builds from this ruleset on first use and keeps with it (the meld
     # rules of each pack: tonkdsl.interpreter.melds.table_for); not part of the ruleset's value.
@@ -242,6 +253,15 @@ class Ruleset:
             if num_players <= up_to:
                 return decks
         return self.decks[-1][1]
+
+    @property
+    def has_pots(self) -> bool:
+        """Whether money may wait in a pot between hands: the game pot, or a side pot."""
+        return self.ante is not None or bool(self.side_pots)
+
+    def pot_name(self, seat: int) -> str:
+        """The name of the pot whose seat number in a payment is ``seat`` (-1: 'pot')."""
+        return "pot" if seat == POT else self.side_pots[-2 - seat].id
 
     def sides_for(self, num_players: int) -> tuple[int, ...]:
         """The side of each seat at a table of ``num_players``: partners sit apart, seat s on
@@ -276,6 +296,9 @@ class _Builder:
         self.places: dict[Path, Place] = {}  # every expression asked for, by path: expression_places
         counters = self.data.get("counters")
         self.counters = list(counters) if isinstance(counters, dict) else []  # the schema reports another shape
+        pots = self.data.get("side_pots")
+        self.pot_names = [str(e["id"]) for e in pots if isinstance(e, dict) and isinstance(e.get("id"), str)] \
+            if isinstance(pots, list) else []
         # Some card's value is the holder's choice (an ace counting 1 or 11): conditions about a
         # player read the count they declare (names.holder_chooses).
         pack = self.get(("pack",))
@@ -298,7 +321,8 @@ class _Builder:
 
     def expr(self, path: Path, expect: Type, roles: tuple[str, ...], *, subject: bool | str = True,
              required: bool = True, card_sets: tuple[str, ...] = ()) -> Compiled | None:
-        names = make_names(roles, self.counters, subject=subject, card_sets=card_sets, choices=self.choices)
+        names = make_names(roles, self.counters, subject=subject, card_sets=card_sets, choices=self.choices,
+                           pots=self.pot_names)
         refused = frozenset(({"upcard"} if self.get(("deal", "upcard")) is False else set())
                             | (SIDE_NAMES - set(self.counters) if self.get(("players", "sides")) is None else set()))
         self.places[tuple(path)] = Place(names, expect, refused)
@@ -466,7 +490,31 @@ class _Builder:
                     hint="add pot: {ante: stake}"))
                 return None
             return _POT_SIDE
+        if isinstance(raw, str) and raw.strip() in self.pot_names:  # a side pot, by its name
+            i = self.pot_names.index(raw.strip())
+            return Compiled(raw.strip(), PLAYERS, _pot_seat(-2 - i))
         return self.expr(path, PLAYERS, roles, card_sets=card_sets)
+
+    def side_pots(self) -> tuple[SidePot, ...]:
+        """The pots beside the game pot; each name is a word of expressions, so it may not be one
+        the language already has (nor another pot's)."""
+        out = []
+        taken = {"pot", "self", "true", "false", "where", "and", "or", "not", "in", *GLOBALS, *PLAYER_ATTRS, *ROLES,
+                 *CARD_SETS, *FUNCTIONS, *self.counters}
+        for i, entry in enumerate(self.get(("side_pots",)) or []):
+            if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+                continue  # the schema reports it
+            name = entry["id"]
+            if name in taken or self.pot_names.index(name) != i:
+                said = ("another side pot's name" if name in self.pot_names[:i] else
+                        "a counter's name" if name in self.counters else "a word of the rules language")
+                self.problems.append(self.doc.diagnostic(
+                    "side-pot-name", f"the side pot '{name}' is named with {said}: expressions could not tell "
+                    "them apart", ("side_pots", i, "id"), hint=f"name it {name}_pot"))
+                continue
+            ante = self.expr(("side_pots", i, "ante"), NUM, (), subject=False, required=False)
+            out.append(SidePot(name, ante))
+        return tuple(out)
 
     def scores(self, path: Path, roles: tuple[str, ...]) -> tuple[ScoreEntry, ...]:
         out = []
@@ -553,11 +601,13 @@ class _Builder:
                 ("players", "min"), hint="make players.min at most players.max"))
         self.check_seat_cards()
         self.check_sides()
-        if self.get(("pot",)) is not None and self.get(("scoring", "sheet")) == "points":
-            self.problems.append(self.doc.diagnostic(
-                "pot-without-money", "a pot holds money, but scoring.sheet is points: no money changes hands, so "
-                "the antes would fill a pot that nothing pays out", ("pot",),
-                hint="keep the pot with scoring.sheet: money (or units), or leave the pot out"))
+        for key in ("pot", "side_pots"):
+            if self.get((key,)) not in (None, []) and self.get(("scoring", "sheet")) == "points":
+                self.problems.append(self.doc.diagnostic(
+                    "pot-without-money", "a pot holds money, but scoring.sheet is points: no money changes hands, so "
+                    "the antes would fill a pot that nothing pays out", (key,),
+                    hint="keep the pot with scoring.sheet: money (or units), or leave the pot out"))
+                break
         draw_from = self.get(("turn", "draw", "from")) or []
         if isinstance(draw_from, list) and draw_from and "stock" not in draw_from:
             self.problems.append(self.doc.diagnostic(
@@ -586,6 +636,7 @@ class _Builder:
         drop_allowed = self.expr(("turn", "drop", "allowed"), BOOL, act)
         eat_allowed = self.expr(("turn", "eat", "allowed"), BOOL, act, required=False)
         ante = self.expr(("pot", "ante"), NUM, (), subject=False, required=False)
+        side_pots = self.side_pots()
         bonuses = []
         for j, b in enumerate(self.get(("bonuses",)) or []):
             # 'spread' is a spread only where there is one: the spread laid or hit, or for a
@@ -682,7 +733,7 @@ class _Builder:
             stock_rebuild_whole=(d.get("stock") or {}).get("rebuild_takes") == "whole_pile",
             extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
             eat_allowed=eat_allowed, eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
-            ante=ante, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
+            ante=ante, side_pots=side_pots, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
             draw_from=tuple(turn["draw"]["from"]),
             discard_must_be_used=bool(turn["draw"].get("discard_must_be_used", False)),
             discard_required=turn["discard"]["required"],
@@ -714,6 +765,11 @@ class _Builder:
 
 # The pot as one side of a transfer: a set holding the pot's seat number.
 _POT_SIDE = Compiled("pot", PLAYERS, lambda ctx: (POT,))
+
+
+def _pot_seat(seat: int) -> Any:
+    """The 'set of players' a side pot stands for in a payment: its seat number alone."""
+    return lambda ctx: (seat,)
 
 
 # stock.rebuild: always: more rebuilds than any hand can make (the engine's turn cap ends a hand first).

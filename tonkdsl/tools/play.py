@@ -531,7 +531,8 @@ class Player:
         out = state.outcome()
         assert out is not None
         names = state.pack.names
-        self.screen.show_end(out, self.game.hand_names(), [[names[c] for c in h] for h in state.hands])
+        self.screen.show_end(out, self.game.hand_names(), [[names[c] for c in h] for h in state.hands],
+                             [p.id for p in state.ruleset.side_pots])
 
     def finish(self) -> int:
         g = self.game

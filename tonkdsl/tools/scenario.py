@@ -94,13 +94,18 @@ def _hand_json(names: list[str], state: State, applied: int, ruleset_ref: str) -
     if out is not None and out.scores:
         data["scores"] = {n: out.scores[i] for i, n in enumerate(names)}
     if out is not None and out.payments:
-        who = [*names, "pot"]  # seat -1 is the pot
+        rs = state.ruleset
+
+        def who(seat: int) -> str:  # a player, or a pot by its name (seat -1: 'pot')
+            return names[seat] if seat >= 0 else rs.pot_name(seat)
         data["payments"] = [
-            {"rule": p.rule, "from": who[p.payer], "to": who[p.payee], "amount": p.amount}
+            {"rule": p.rule, "from": who(p.payer), "to": who(p.payee), "amount": p.amount}
             for p in out.payments
         ]
     if state.ruleset.ante is not None:
         data["pot"] = state.pot
+    if state.ruleset.side_pots:
+        data["side_pots"] = {p.id: state.side_pots[i] for i, p in enumerate(state.ruleset.side_pots)}
     return data
 
 
@@ -129,7 +134,8 @@ class Result:
             "hands": self.hands,
             "ledger": {n: s.ledger[i] for i, n in enumerate(names)},
             "scores": {n: s.scores[i] for i, n in enumerate(names)},
-            "pots": {k: sum(v) for k, v in s.pots.items()} | ({"pot": s.pot} if s.ruleset.ante is not None else {}),
+            "pots": {k: sum(v) for k, v in s.pots.items()} | ({"pot": s.pot} if s.ruleset.ante is not None else {})
+            | {p.id: s.side_pots[i] for i, p in enumerate(s.ruleset.side_pots)},
             "settlement": {n: money[i] for i, n in enumerate(names)},
             "winners": [names[w] for w in winners],
             **({"capped": True} if settle.capped else {}),  # a match stopped at MAX_MATCH_HANDS

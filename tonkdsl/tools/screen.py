@@ -66,6 +66,7 @@ class Screen:
         pack = view.pack
         self.say("")
         pot = f", pot {view.pot}" if view.pot or view.has_pot else ""
+        pot += "".join(f", {name} {money}" for name, money in view.side_pots)
         self.say(f"-- turn {view.turn_number}, stake {view.stake}, stock {view.stock_size} cards{pot} --", "bold")
         self.table(names, ledger, scores, view)
         if view.spreads:
@@ -91,7 +92,9 @@ class Screen:
         word = f" ({called})" if called != "drop" else ""
         return "  " + "   ".join(f"[{i}] {a}{word if type(a) is A.Drop else ''}" for i, a in enumerate(legal, 1))
 
-    def show_end(self, outcome: Outcome, names: Sequence[str], hands: Sequence[Sequence[str]]) -> None:
+    def show_end(self, outcome: Outcome, names: Sequence[str], hands: Sequence[Sequence[str]],
+                 side_pots: Sequence[str] = ()) -> None:
+        """The hand's end (``side_pots``: the names of the ruleset's side pots, for its payments)."""
         self.say("")
         winners = ", ".join(names[w] for w in outcome.winners) or "nobody"
         self.say(f"== hand over: {outcome.end}, won by {winners} ==", "bold yellow")
@@ -102,7 +105,8 @@ class Screen:
             self.say(f"  {name}: {self.cards(hands[seat]) or '(no cards)'}  count {outcome.counts[seat]}, "
                      f"payout {outcome.payouts[seat]:+d}{score}")
         for p in outcome.payments:
-            who = [*names, "the pot"]  # seat -1 is the pot
-            payer = who[p.payer][:1].upper() + who[p.payer][1:]
+            def who(seat: int) -> str:  # a player, or a pot (seat -1: the pot; a side pot by its name)
+                return names[seat] if seat >= 0 else "the pot" if seat == -1 else f"the {side_pots[-2 - seat]}"
+            payer = who(p.payer)[:1].upper() + who(p.payer)[1:]
             pays = "pay" if payer == "You" else "pays"  # the person at the keyboard is 'You'
-            self.say(f"  {payer} {pays} {who[p.payee]} {p.amount}  ({p.rule})")
+            self.say(f"  {payer} {pays} {who(p.payee)} {p.amount}  ({p.rule})")

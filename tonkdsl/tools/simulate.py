@@ -73,7 +73,7 @@ def session_length(rs: Ruleset) -> int:
     """Hands per session (a task holds whole sessions); a match counts as one (it is the unit)."""
     if rs.session.is_match:
         return 1
-    return rs.session.hands or (POT_SESSION_HANDS if rs.ante is not None else 1)
+    return rs.session.hands or (POT_SESSION_HANDS if rs.has_pots else 1)
 
 
 MATCH_CHUNK = 20  # matches per task sent to a worker
@@ -119,7 +119,7 @@ def run_sessions(spec: Spec, first_hand: int, hands: int, records: bool = False,
                     "scores": list(outcome.scores), "counts": list(outcome.counts), "actions": n,
                     "rules": list(outcome.rules)}))
             index += 1
-        tally.add_session(session.money(), session.scores, session.pot)
+        tally.add_session(session.money(), session.scores, session.pot + sum(session.side_pots))
     return tally, lines
 
 
@@ -158,7 +158,7 @@ def run_matches(spec: Spec, first: int, count: int, records: bool, *, ruleset: R
                     "payouts": list(outcome.payouts), "scores": list(outcome.scores),
                     "eliminated": list(record.eliminated), "actions": n, "rules": list(outcome.rules)}))
             h += 1
-        tally.add_session(session.money(), session.scores, session.pot)
+        tally.add_session(session.money(), session.scores, session.pot + sum(session.side_pots))
         tally.match_lengths[h] += 1
         settled = session.settlement()
         tally.match_capped += settled.capped  # stopped at MAX_MATCH_HANDS: nobody won it

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import schema_at
 from tonkdsl.interpreter.rules import rule_at
-from tonkdsl.tools.explain.words import READER, amount, payment, words
+from tonkdsl.tools.explain.words import READER, amount, payment, pot_words, words
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,17 @@ def _label(path: tuple[Any, ...]) -> str:
     return desc.rstrip(".")
 
 
-def _entry(kind: str, item: dict[str, Any], stake: int, path: tuple[Any, ...]) -> str:
+def _entry(kind: str, item: dict[str, Any], stake: int, path: tuple[Any, ...], pots: Sequence[str] = ()) -> str:
+    if kind == "side_pot":
+        ante = item.get("ante")
+        return f"{pot_words(item['id'], [item['id']])}" + (f", each player antes {amount(str(ante), stake)}"
+                                                           if ante is not None else "")
     if kind == "deal_win":
         pays = amount(str(item.get("pays", "?")), stake)
         return f"{item['id']}: {words(str(item.get('when', '')))}, paid {pays}"
     if kind in ("transfer", "bonus"):
         said, conds = payment(str(item.get("from", "?")), str(item.get("to", "?")), str(item.get("amount", "?")), stake,
-                              item.get("split"))
+                              item.get("split"), pots)
         if item.get("when") is not None:  # the entry's own condition, then those of its sets
             conds = [words(str(item["when"])), *conds]
         on = "" if kind == "transfer" else f" on {item.get('on', '?')}"
@@ -76,17 +80,22 @@ def _kind(path: tuple[Any, ...]) -> str:
         return "custom"
     if path == ("bonuses",):
         return "bonus"
+    if path == ("side_pots",):
+        return "side_pot"
     if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
         return "transfer"
     return "entry"
 
 
 _ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry",
-               "custom": "Custom at a physical table", "bonus": "Bonus paid at once"}
+               "custom": "Custom at a physical table", "bonus": "Bonus paid at once", "side_pot": "Side pot"}
 
 
 def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:
     out: list[Difference] = []
+    # The side pots' names on either side: payments name them as they name 'pot'.
+    pots = sorted({str(e["id"]) for d in (a, b) for e in (d.get("side_pots") or [])
+                   if isinstance(e, dict) and "id" in e})
 
     def walk(x: Any, y: Any, path: tuple[Any, ...]) -> None:
         if isinstance(x, dict) and isinstance(y, dict) or _said_key_by_key(path, x, y, stake):
@@ -104,10 +113,10 @@ def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Differenc
             kind = _kind(path)
             for i, e in enumerate(x):
                 if e["id"] not in ys:
-                    out.append(Difference(json_path(path + (i,)), f"{_entry_name(kind, path)} removed: {_entry(kind, e, stake, path)}"))
+                    out.append(Difference(json_path(path + (i,)), f"{_entry_name(kind, path)} removed: {_entry(kind, e, stake, path, pots)}"))
             for j, e in enumerate(y):
                 if e["id"] not in xs:
-                    out.append(Difference(json_path(path + (j,)), f"{_entry_name(kind, path)} added: {_entry(kind, e, stake, path)}"))
+                    out.append(Difference(json_path(path + (j,)), f"{_entry_name(kind, path)} added: {_entry(kind, e, stake, path, pots)}"))
                 else:
                     before = len(out)
                     walk(xs[e["id"]], e, path + (j,))

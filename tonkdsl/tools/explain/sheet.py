@@ -14,7 +14,7 @@ from tonkdsl.interpreter.rules import RULES, plan_for
 from tonkdsl.interpreter.rules.base import DROP_SENTENCES, DROPS_OUT_OF_TURN, FOLDS, STOCK_NEVER_EMPTY
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.ruleset import REBUILD_ALWAYS, Ending, Ruleset, Transfer
-from tonkdsl.tools.explain.words import READER, amount, one_player, payment, players, words
+from tonkdsl.tools.explain.words import READER, amount, one_player, payment, players, pot_words, words
 
 _ENDING_TITLE = {
     "tonk_out": "Going out without a discard (tonk out)",
@@ -65,8 +65,8 @@ def _list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _transfer(t: Transfer, stake: int) -> str:
-    said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split)
+def _transfer(t: Transfer, stake: int, pots: list[str]) -> str:
+    said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split, pots)
     conds += [words(t.when.source)] if t.when is not None else []
     return f"- {_cap(said)}{_when(conds)} ({t.id})."
 
@@ -234,6 +234,7 @@ class _Possible:
 
 def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     d = rs.data
+    pots = [p.id for p in rs.side_pots]  # the side pots' names, said as pots where payments name them
     can = _Possible.of(rs)
     pack = rs.pack
     out: list[Section] = []
@@ -281,7 +282,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
             elif r.payers is None:
                 paid = f"; each other player without an automatic win pays {amount(r.pays.source, stake)}"
             else:
-                said, conds = payment(r.payers.source, "actor", r.pays.source, stake)
+                said, conds = payment(r.payers.source, "actor", r.pays.source, stake, pots=pots)
                 most = " (all it holds at most)" if r.payers.source.strip() == "pot" and \
                     r.pays.source.strip() != "pot" else ""
                 paid = f"; {said[:1].lower()}{said[1:]}{most}" + (f" when {' and '.join(conds)}" if conds else "")
@@ -453,7 +454,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                            if void is not None and void.constant is not False else "") + ".")
         if rs.score_sheet != "points":  # a points sheet pays nothing: only its score entries count
             for t in ending.payouts:
-                ends.lines.append(_transfer(t, stake))
+                ends.lines.append(_transfer(t, stake, pots))
         for sc in ending.scores:
             ends.lines.append("- " + _score(sc.players.source, sc.points.source,
                                             None if sc.when is None else sc.when.source))
@@ -466,6 +467,12 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
                  f"when a hand is dealt each player puts {amount(rs.ante.source, stake)} into it")
         money.lines.append(f"A pot: {antes}. Payouts from or to 'pot' take from it or add to it; a pot nobody wins "
                            "carries over to the next hand.")
+    for side in rs.side_pots:
+        antes = ("nobody antes into it" if side.ante is None or side.ante.constant == 0 else
+                 f"when a hand is dealt each player puts {amount(side.ante.source, stake)} into it")
+        called = pot_words(side.id, pots) or side.id
+        money.lines.append(f"{_cap(called)} ('{side.id}'), a pot of its own: {antes}. Payouts from or to '{side.id}' take from it or add to it; it carries "
+                           "over to the next hand while nobody wins it.")
     events = {"dealt": "a player's hand is dealt (before the automatic wins)",
               "spread_laid": "a player lays a new spread", "spread_hit": "a player hits a spread",
               "drew": "a player draws", "drew_stock": "a player draws from the stock",
@@ -474,7 +481,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
               "claim": "a player asks to be paid (claim, after drawing and before discarding)"}
     for bonus in rs.bonuses:
         t = bonus.transfer
-        said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split)
+        said, conds = payment(t.payers.source, t.payees.source, t.amount.source, stake, t.split, pots)
         conds = ([words(t.when.source)] if t.when is not None else []) + conds
         when = "".join(f" and {c}" for c in conds)
         event = events.get(bonus.on, bonus.on)

@@ -19,7 +19,7 @@ expression this grammar cannot read is given quoted, never guessed at.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from lark import Token, Tree
 
@@ -261,39 +261,55 @@ def one_player(source: str) -> str:
            "if several)"
 
 
+def pot_words(source: str, pots: Sequence[str] = ()) -> str | None:
+    """A pot named in a payment, in words: 'pot' is the pot, the name of one of ``pots`` (the
+    ruleset's side_pots) "the tonk pot"; None: not a pot."""
+    text = source.strip()
+    if text == "pot":
+        return "the pot"
+    if text not in pots:
+        return None
+    spoken = text.replace("_", " ")
+    return f"the {spoken}" if spoken.endswith("pot") else f"the pot '{text}'"
+
+
 def payment(payers_src: str, payees_src: str, amount_src: str, stake: int,
-            split: str | None = None) -> tuple[str, list[str]]:
+            split: str | None = None, pots: Sequence[str] = ()) -> tuple[str, list[str]]:
     """"Every other player pays 2 (2 x the stake) to the player", and the conditions on the sets
     that are not about their members ("there are 2 players"), said apart by the caller. A
     shared amount (``split``) says how what does not divide is paid."""
     conds: list[str] = []
-    if payers_src.strip() == "pot":
-        payer, how = "the pot", ("all it holds" if amount_src.strip() == "pot" else amount(amount_src, stake))
+    from_pot = pot_words(payers_src, pots)
+    if from_pot is not None:
+        payer, how = from_pot, ("all it holds" if amount_src.strip() == payers_src.strip()
+                                else amount(amount_src, stake, pots))
     else:
         payer, cond = players(payers_src)
         conds += [cond] if cond else []
-        how = amount(amount_src, stake)
-    if payees_src.strip() == "pot":
-        return f"{payer} puts {how} into the pot", conds
+        how = amount(amount_src, stake, pots)
+    to_pot = pot_words(payees_src, pots)
+    if to_pot is not None:
+        return f"{payer} puts {how} into {to_pot}", conds
     payee, cond = players(payees_src)
     conds += [cond] if cond else []
     if split == "pooled":
         return (f"{payer} pays {how}, all of it put together and shared equally among {payee} (what does not "
                 "divide goes a unit at a time to those nearest the dealer's left)"), conds
     if split is not None:
-        keeper = "stays in the pot" if payer == "the pot" else "is not paid"
+        keeper = f"stays in {payer}" if from_pot is not None else "is not paid"
         rest = (keeper if split == "down" else
                 "goes a unit at a time to those nearest the dealer's left")
         return f"{payer} pays {how}, shared equally among {payee} (what does not divide {rest})", conds
     return f"{payer} pays {how} to {payee}", conds
 
 
-def amount(source: str, stake: int) -> str:
+def amount(source: str, stake: int, pots: Sequence[str] = ()) -> str:
     """An amount in words, worked out for ``stake`` when it depends on nothing else:
     "2 (2 x the stake)"."""
     text = str(source).strip()
-    if text == "pot":
-        return "as much as the pot holds"
+    pot = pot_words(text, pots)
+    if pot is not None:
+        return f"as much as {pot} holds"
     try:
         tree = parse(text)
     except ExprError:

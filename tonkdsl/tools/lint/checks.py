@@ -247,14 +247,16 @@ class _Linter:
     def money(self) -> None:
         """A pot nobody can win; bonuses on events that never happen."""
         rs = self.rs
-        if rs.ante is not None:
-            pays_out = any(t.payers.source == "pot" for e in rs.endings.values() for t in e.payouts) or any(
-                b.transfer.payers.source == "pot" for b in rs.bonuses) or any(
-                w.payers is not None and w.payers.source.strip() == "pot" for w in rs.deal_wins)
+        pots: list[tuple[str, tuple[str | int, ...], str]] = [("pot", ("pot", "ante"), "the pot")] if rs.ante is not None else []
+        pots += [(p.id, ("side_pots", i, "id"), f"the side pot '{p.id}'") for i, p in enumerate(rs.side_pots)]
+        for name, where, what in pots:
+            pays_out = any(t.payers.source.strip() == name for e in rs.endings.values() for t in e.payouts) or any(
+                b.transfer.payers.source.strip() == name for b in rs.bonuses) or any(
+                w.payers is not None and w.payers.source.strip() == name for w in rs.deal_wins)
             if not pays_out:
-                self.add("pot-never-won", "error", "each player antes into the pot, but no payout takes from it: "
-                         "the pot only grows", ("pot", "ante"),
-                         hint="pay it out in an ending: {id: takes-the-pot, from: pot, to: actor, amount: pot}")
+                self.add("pot-never-won", "error", f"money goes into {what}, but no payout takes from it: it only "
+                         "grows", where,
+                         hint=f"pay it out in an ending: {{id: takes-{name}, from: {name}, to: actor, amount: {name}}}")
         no_hits = not rs.hit_books and not rs.hit_runs and HITS_SPREADS not in plan_for(rs).facts
         never = {"spread_hit": no_hits, "drew_discard": "discard" not in rs.draw_from,
                  "drew_stock": "stock" not in rs.draw_from}

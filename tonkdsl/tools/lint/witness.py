@@ -96,6 +96,8 @@ def targets(rs: Ruleset) -> list[Target]:
     out += [Target(f"rule:{rid}", what, path) for rule in RULES for rid, what, path in rule.fired(rs)]
     if rs.ante is not None:
         out.append(Target("rule:ante", "the ante", ("pot", "ante")))
+    out += [Target(f"rule:ante-{p.id}", f"the ante into '{p.id}'", ("side_pots", i, "ante"))
+            for i, p in enumerate(rs.side_pots) if p.ante is not None]
     for counter in rs.counters:
         out += [Target(f"event:{counter.name}:{j}", f"the counter '{counter.name}' event {j + 1}",
                        ("counters", counter.name, "events", j)) for j in range(len(counter.events))]

@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.engine import IllegalAction, RulesetError
@@ -542,6 +542,11 @@ class Room:
         return active.index(seat.index) if seat.index in active else None
 
     # --- what a seat sees -------------------------------------------------------------------
+    @staticmethod
+    def _payer_name(rs: Any, seat: int, names: Sequence[str], active: Sequence[int]) -> str:
+        """A payment's side in words: a player, the pot, or a side pot by its name."""
+        return names[active[seat]] if seat >= 0 else "the pot" if seat == -1 else rs.pot_name(seat)
+
     def snapshot(self, seat: Seat | None) -> dict[str, Any]:
         """Everything the person at ``seat`` may see (None: someone without a seat)."""
         g = self.game
@@ -657,6 +662,7 @@ class Room:
         data["stock"] = len(state.stock)
         data["stake"] = state.stake
         data["pot"] = state.pot if rs.ante is not None else None
+        data["side_pots"] = {p.id: state.side_pots[i] for i, p in enumerate(rs.side_pots)}
         data["to_play"] = names[active[current]] if current is not None else None
         # A person the stand-in plays for is offered no move: "back" (or any click) takes the seat back.
         data["away"] = seat is not None and seat.index in self.away
@@ -681,8 +687,8 @@ class Room:
                 # Every hand is shown at the end, with each payment and the rule that made it.
                 "hands": {names[active[s]]: in_hand_order([pack_names[c] for c in h], state.pack)
                           for s, h in enumerate(state.hands)},
-                "payments": [{"payer": "the pot" if p.payer < 0 else names[active[p.payer]],
-                              "payee": "the pot" if p.payee < 0 else names[active[p.payee]],
+                "payments": [{"payer": self._payer_name(rs, p.payer, names, active),
+                              "payee": self._payer_name(rs, p.payee, names, active),
                               "amount": p.amount, "rule": p.rule} for p in out.payments],
                 "scores": {names[active[s]]: v for s, v in enumerate(out.scores)} if out.scores else None,
                 # On a score sheet, the reason for each number: the score entry that scored it.
