@@ -128,7 +128,10 @@ def test_two_people_play_a_whole_hand_and_neither_sees_the_others_cards() -> Non
             others = [p for p in msg["players"] if p["name"] != name]
             # 'last': a player's last action, as the log says it (a draw never names its card).
             assert all(set(p) <= {"name", "cards", "money", "score", "dealer", "to_play", "bot", "you", "connected",
-                                  "away", "out", "folded", "last", "side", "partner", "reaction"} for p in others)
+                                  "away", "out", "folded", "last", "side", "partner", "reaction", "shown"}
+                       for p in others)
+            # 'shown': only cards everyone saw go into that hand (here: taken from the discard pile).
+            assert all(p.get("shown") is None or len(p["shown"]) <= p["cards"] for p in others)
             assert all(p.get("last") in (None, "draw stock", "draw discard", "drop") or
                        p["last"].split()[0] in ("discard", "spread", "hit") for p in others)
 

@@ -497,6 +497,16 @@ def _antes(state: State, ante: Any, pot: int = POT, rule: str = "ante") -> None:
             move_pot(state, pot, amount)
 
 
+def _face_up(state: State) -> None:
+    """The cards dealt face up (deal.face_up): the last ones dealt to each player named, seen by
+    everyone while they stay in that hand (``public_cards``, as a card taken from the pile)."""
+    ctx = EvalContext(state)
+    for to, n in state.ruleset.face_up:
+        for seat in set(state._eval(to, ctx)):
+            for card in state.dealt_hands[seat][-n:]:
+                state.public_cards[seat] |= 1 << card
+
+
 def hand_sizes(state: State) -> list[int]:
     """How many cards each seat is dealt: the hand size, plus the ruleset's extra cards."""
     rs = state.ruleset
@@ -646,6 +656,8 @@ def deal(ruleset: Ruleset, num_players: int, *, seed: int = 0, dealer: int | Non
     for seat, st in enumerate(state.stats):
         st.dealt_count = state.hand_value[seat]
     state.dealt_hands = tuple(map(tuple, state.hands))
+    if rs.face_up:
+        _face_up(state)
     if rs.first_player is not None:
         state.first_seat = state.current = first_player(state)
     if not rs.first_turn_draws:

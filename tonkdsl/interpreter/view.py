@@ -165,6 +165,13 @@ class View:
         return tuple(self._state.public_cards)
 
     @property
+    def shown(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the cards in that hand now that everyone has seen go into it (dealt face up,
+        taken from the discard pile or eaten), in hand order: what a table shows of each hand."""
+        st = self._state
+        return tuple(tuple(c for c in hand if st.public_cards[seat] >> c & 1) for seat, hand in enumerate(st.hands))
+
+    @property
     def record(self) -> tuple[tuple[int, int, int], ...]:
         """The hand's public record, oldest first: (seat, kind, card) for each draw (the card -1
         when it came from the stock) and each card seen taken, laid or discarded; the kinds are

@@ -241,6 +241,8 @@ class Ruleset:
     # Partnerships (players.sides.size): how many players make a side; None: each plays alone.
     side_size: int | None = None
     side_pots: tuple[SidePot, ...] = ()  # the pots beside the game pot, in the order written
+    # Cards dealt face up (deal.face_up): to whom, and how many of the last cards dealt to them.
+    face_up: tuple[tuple[Compiled, int], ...] = ()
     drop_called: str = "drop"  # what the table calls a drop (turn.drop.called): words only
     # What the interpreter builds from this ruleset on first use and keeps with it (the meld
     # rules of each pack: tonkdsl.interpreter.melds.table_for); not part of the ruleset's value.
@@ -655,6 +657,11 @@ class _Builder:
             to = self.expr(("deal", "extra_cards", j, "to"), PLAYERS, (), subject=False)
             if to is not None and isinstance(e, dict):
                 extra_cards.append((to, int(e.get("cards", 0))))
+        face_up = []
+        for j, e in enumerate(self.get(("deal", "face_up")) or []):
+            to = self.expr(("deal", "face_up", j, "to"), PLAYERS, (), subject=False)
+            if to is not None and isinstance(e, dict):
+                face_up.append((to, int(e.get("cards", 1))))
         next_dealers = []
         for j, e in enumerate(self.get(("deal", "next_dealer")) or []):
             who = self.expr(("deal", "next_dealer", j, "dealer"), PLAYERS, ("dropper",), subject=False,
@@ -731,7 +738,7 @@ class _Builder:
             first_player=first_player, first_turn_draws=turn.get("first_turn", "draw") == "draw",
             stock_rebuild=_rebuilds((d.get("stock") or {}).get("rebuild", 0)),
             stock_rebuild_whole=(d.get("stock") or {}).get("rebuild_takes") == "whole_pile",
-            extra_cards=tuple(extra_cards), next_dealers=tuple(next_dealers),
+            extra_cards=tuple(extra_cards), face_up=tuple(face_up), next_dealers=tuple(next_dealers),
             eat_allowed=eat_allowed, eat_spread_at_once=bool((turn.get("eat") or {}).get("spread_at_once", False)),
             ante=ante, side_pots=side_pots, bonuses=tuple(bonuses), most_lost=most_lost, most_won=most_won,
             draw_from=tuple(turn["draw"]["from"]),

@@ -59,10 +59,13 @@ class ActionTable:
         return self  # one table per game parameters in a process, shared by every state and clone
 
 
-def view_pieces(players: int, names: int) -> list[tuple[str, int]]:
-    """The parts of a player's observation vector, in order, with their sizes."""
+def view_pieces(players: int, names: int, shown: bool = False) -> list[tuple[str, int]]:
+    """The parts of a player's observation vector, in order, with their sizes. ``shown``: the
+    ruleset deals cards face up (deal.face_up), and the others' cards everyone has seen are a
+    part of their own (at the end: the vectors of other rulesets keep their shape)."""
     return [("player", players), ("to_play", players), ("hand", names), ("top_discard", names),
-            ("discard_pile", names), ("spreads", names), ("cards_held", players), ("stock", 1)]
+            ("discard_pile", names), ("spreads", names), ("cards_held", players), ("stock", 1)] + (
+        [("shown", names)] if shown else [])
 
 
 def fill_from_view(d: dict[str, "np.ndarray"], view: "View", index: dict[str, int], to_play: int) -> None:
@@ -86,6 +89,11 @@ def fill_from_view(d: dict[str, "np.ndarray"], view: "View", index: dict[str, in
     for seat, held in enumerate(view.cards_held):
         d["cards_held"][seat] = held
     d["stock"][0] = view.stock_size
+    if "shown" in d:  # the cards in the others' hands everyone has seen (dealt face up, taken from the pile)
+        for seat, cards in enumerate(view.shown):
+            if seat != view.seat:
+                for c in cards:
+                    d["shown"][index[names[c]]] += 1
 
 
 def returns(rs: "Ruleset", players: int, stake: int, out: "Outcome | None") -> list[float]:

@@ -535,7 +535,7 @@ class TonkObserver:
         self.setup = setup
         self.perfect_recall = perfect_recall
         k, n = len(setup.name_index), setup.players
-        pieces = encoding.view_pieces(n, k)
+        pieces = encoding.view_pieces(n, k, shown=bool(setup.ruleset.face_up))
         if perfect_recall:
             pieces += [("seen", k), ("drew_from_stock", k)]
         self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
@@ -586,6 +586,9 @@ class TonkObserver:
                  "held " + ",".join(map(str, view.cards_held)),
                  "spreads " + " / ".join(" ".join(names[c] for c in cards) for _, cards in view.spreads),
                  f"to play {to_play if to_play >= 0 else '-'}"]
+        if self.setup.ruleset.face_up:  # (deal.face_up) the others' cards everyone has seen
+            parts.append("shown " + " / ".join(" ".join(names[c] for c in cards) if seat != player else ""
+                                               for seat, cards in enumerate(view.shown)))
         if self.perfect_recall:
             # The hand's public actions in order; a draw from the stock names its card to the
             # drawer alone.

@@ -67,7 +67,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's name; 
         names = list(dict.fromkeys(probe.pack.names))
         self.index = {name: i for i, name in enumerate(names)}
         self.table = encoding.ActionTable(names, len(probe.pack.names) // max(1, probe.melds.min_size) + 1)
-        self.pieces = encoding.view_pieces(players, len(names))
+        self.pieces = encoding.view_pieces(players, len(names), shown=bool(rs.face_up))
         width = sum(size for _, size in self.pieces)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []

@@ -55,7 +55,9 @@ class Screen:
         held = view.cards_held
         rows = []
         for seat, name in enumerate(names):
-            cards = "you" if seat == view.seat else f"{held[seat]} cards"
+            shown = view.shown[seat] if seat != view.seat else ()
+            cards = ("you" if seat == view.seat else f"{held[seat]} cards"
+                     + (f" (showing {self.cards([view.pack.names[c] for c in shown])})" if shown else ""))
             dealer = " (dealer)" if seat == view.dealer else ""
             score = f"  score {scores[seat]:+d}" if scores is not None else ""
             rows.append(f"  {name}{dealer}: {cards}, money {ledger[seat]:+d}{score}")

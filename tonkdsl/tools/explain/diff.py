@@ -256,6 +256,13 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
                 return "every player the same number of cards"
             return "; ".join(f"{words(str(e.get('to')))} {e.get('cards'):+d} card(s)" for e in v)
         return f"The deal: {extra(x)} -> {extra(y)}"
+    if path == ("deal", "face_up"):
+        def shown(v: Any) -> str:
+            if v is _MISSING or not v:
+                return "every card face down"
+            return "; ".join(f"the last {e.get('cards', 1)} card(s) dealt to {words(str(e.get('to')))} face up"
+                             for e in v)
+        return f"The deal: {shown(x)} -> {shown(y)}"
     if path == ("deal", "next_dealer"):
         def nxt(v: Any) -> str:
             if v is _MISSING or not v:

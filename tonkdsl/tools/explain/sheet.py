@@ -93,6 +93,15 @@ def _extra_cards(to: str, n: int) -> str:
     return f" When {cond}, {said}." if cond else f" {_cap(said)}."
 
 
+def _face_up(to: str, n: int) -> str:
+    """" The last card dealt to the dealer is dealt face up: everyone sees it while it stays in that hand."""
+    who, cond = players(to)
+    cards = "last card" if n == 1 else f"last {n} cards"
+    said = (f"the {cards} dealt to {who} {'is' if n == 1 else 'are'} dealt face up: everyone sees "
+            f"{'it' if n == 1 else 'them'} while {'it stays' if n == 1 else 'they stay'} in that hand")
+    return f" When {cond}, {said}." if cond else f" {_cap(said)}."
+
+
 def _plural(n: int, thing: str) -> str:
     return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
@@ -260,6 +269,7 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
     up = ("The next card is turned face up to start the discard pile; the rest is the face-down stock."
           if rs.upcard else "No card is turned up: the discard pile starts with the first discard; the rest is the stock.")
     extra = "".join(_extra_cards(to.source, n) for to, n in rs.extra_cards)
+    extra += "".join(_face_up(to.source, n) for to, n in rs.face_up)
     deal.lines.append(f"The dealer deals {rs.hand_size} cards to each player, one at a time, starting at the dealer's "
                       f"left.{extra} {up}")
     ending_words = {"initial_tonk": "an automatic win", "redeal": "a redeal", "tonk_out": "a tonk out",

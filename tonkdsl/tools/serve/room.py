@@ -623,6 +623,9 @@ class Room:
             "to_play": local == current, "bot": g.seats[g_seat] != HUMAN, "you": local == here,
             "folded": bool(state.sitting_out >> local & 1), **presence.get(g_seat, {}), **side_of(g_seat),
             "last": self.last_actions.get(names[g_seat]), "reaction": reacting.get(g_seat),
+            # The cards of this hand everyone has seen go into it (dealt face up, taken from the pile).
+            **({"shown": shown} if (shown := [pack_names[c] for c in state.hands[local]
+                                              if state.public_cards[local] >> c & 1]) and local != here else {}),
         } for local, g_seat in enumerate(active)]
         # A player out of the match stays at the table, shown as out (they watch the rest).
         data["players"] += [{"name": names[i], "money": session.ledger[i], "score": session.scores[i],
