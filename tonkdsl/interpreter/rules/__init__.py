@@ -14,6 +14,7 @@ from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.digging import Digging
 from tonkdsl.interpreter.rules.discard_sets import DiscardSets
 from tonkdsl.interpreter.rules.drawn_at_once import DrawnAtOnce
+from tonkdsl.interpreter.rules.full_books import FullBooks
 from tonkdsl.interpreter.rules.hand_multipliers import HandMultipliers
 from tonkdsl.interpreter.rules.in_turn import InTurn
 from tonkdsl.interpreter.rules.last_round import LastRound
@@ -39,6 +40,7 @@ RULES: tuple[type[TurnRule], ...] = (
     Digging,
     DrawnAtOnce,
     AskPartner,
+    FullBooks,
 )
 
 
