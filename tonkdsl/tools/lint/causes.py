@@ -88,7 +88,7 @@ def payout_cause(rs: "Ruleset", places: dict[Any, "Place"], kind: str, j: int, t
             return Cause(f"its condition '{t.when.source}' was true in none of the {len(states):,} hands that ended "
                          f"in '{kind}'", base + ("when",))
     for side, key in ((t.payers, "from"), (t.payees, "to")):
-        if getattr(side, "source", "pot").strip() == "pot":
+        if getattr(side, "source", "pot").strip() in ("pot", *(p.id for p in rs.side_pots)):
             continue
         if not any(_holds_some(side, ending_roles(s, kind)) for s in held):
             return Cause(f"in {'the ' if len(held) < KEPT else ''}{len(held):,} hands that ended in '{kind}' with "

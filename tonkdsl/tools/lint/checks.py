@@ -244,6 +244,11 @@ class _Linter:
         self.match()
         self.money()
 
+    def _pot(self, source: Any) -> bool:
+        """Whether a payment's side names a pot: 'pot', or a side pot by its name (side_pots)."""
+        text = str(source if source is not None else "").strip()
+        return text == "pot" or text in (p.id for p in self.rs.side_pots)
+
     def money(self) -> None:
         """A pot nobody can win; bonuses on events that never happen."""
         rs = self.rs
@@ -747,7 +752,7 @@ class _Linter:
                                  f"with the payer){', for example ' + several[0].example if several[0].example else ''}",
                                  path + ("amount",), path + ("split",),
                                  hint="split a larger amount (the whole pot, stake * count(...)), or use split: dealer_left")
-            elif node.get("split") is None and node.get("from") == "pot" and source.strip() == "pot":
+            elif node.get("split") is None and self._pot(node.get("from")) and source.strip() == str(node.get("from")).strip():
                 several = self.asker.condition(path + ("to",), f"count({to}) >= 2")
                 if several is not None and several[0].possible:
                     self.add("pot-to-several", "warning", f"the whole pot is paid to each of '{to}' in turn: the "
@@ -874,7 +879,7 @@ class _Linter:
         check.)"""
         for key in ("from", "to"):
             source = str(node.get(key, ""))
-            got = source.strip() == "pot" or self.asker.nonempty(path + (key,), source)
+            got = self._pot(source) or self.asker.nonempty(path + (key,), source)
             if got is None or (got is not True and not got.possible):
                 return
         if isinstance(node.get("when"), str):
@@ -904,7 +909,7 @@ class _Linter:
                          hint="say who wins by the same measure as the rule that leads here (turn.drop.wins_if)")
                 continue
             payouts = [self.data_at(("endings", kind, "payouts", j)) for j in range(len(ending.payouts))]
-            if not payouts or ending.scores or any(str(t.get("to", "")).strip() == "pot" for t in payouts):
+            if not payouts or ending.scores or any(self._pot(t.get("to", "")) for t in payouts):
                 continue
             unpaid = self.asker.unpaid_winner(path, source, payouts)
             if unpaid is not None and unpaid.possible:
@@ -997,7 +1002,7 @@ class _Linter:
             got = decide(source, ranges, _subject(path))
             because = why(ranges, source)
             if not (isinstance(got, Items) and got.hi == 0):
-                verdict = None if source.strip() == "pot" else self.asker.nonempty(path, source)
+                verdict = None if self._pot(source) else self.asker.nonempty(path, source)
                 if verdict is None or verdict.possible:
                     continue
                 because = _reason(verdict, path)

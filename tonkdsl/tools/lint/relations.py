@@ -125,6 +125,10 @@ def _moment_key(path: tuple[Any, ...]) -> tuple[Any, ...]:
 class Asker:
     """Builds one table per size and moment, and asks questions over all sizes."""
 
+    def rs_pot(self, source: str) -> bool:
+        """Whether a payment's side names a pot: 'pot', or a side pot by its name (side_pots)."""
+        return source.strip() == "pot" or source.strip() in (p.id for p in self.rs.side_pots)
+
     def __init__(self, rs: Ruleset, ranges: Mapping[str, Abs], held: int = MAX_SEAT_CARDS + 1) -> None:
         self.rs, self.ranges = rs, ranges
         self.listed = spread_lists(rs, held)
@@ -193,7 +197,7 @@ class Asker:
             parts = [value > 0 if op == ">" else value < 0, t.seats["payer"] != t.seats["payee"]]
             for key, role in (("from", "payer"), ("to", "payee")):
                 who = str(transfer.get(key, ""))
-                if who.strip() != "pot":
+                if not self.rs_pot(who):
                     members = t.set_of(who)
                     parts.append(z3.Or([z3.And(t.seats[role] == s, m) for s, m in enumerate(members)]))
             if isinstance(transfer.get("when"), str):
@@ -206,7 +210,7 @@ class Asker:
         """(can a winner stay out of the payers, can a winner pay someone): when the first is
         impossible and the second possible, every winner pays whenever the payout applies."""
         payers, payees = str(transfer.get("from", "")), str(transfer.get("to", ""))
-        if "pot" in (payers.strip(), payees.strip()):
+        if self.rs_pot(payers) or self.rs_pot(payees):
             return None
         when = transfer.get("when") if isinstance(transfer.get("when"), str) else None
 
