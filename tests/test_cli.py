@@ -1,5 +1,6 @@
 """The tonk command: exit codes, JSON shapes and messages of replay, check, validate, simulate."""
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -275,3 +276,20 @@ def test_docs_ship_with_the_package_and_the_starter_points_at_them(tmp_path: Pat
     assert new.exit_code == 0, new.output
     written = (tmp_path / "mine.yaml").read_text()
     assert "'tonk docs reference'" in written and "docs/reference.md" not in written
+
+
+def test_a_reader_that_closes_the_pipe_early_ends_tonk_quietly(monkeypatch) -> None:
+    """tonk replay ... | head: the reader closed the pipe before tonk was done writing (a race in a
+    real pipe, made certain here): tonk stops quietly, exit 0, never an 'internal error'."""
+    import os
+
+    import tonkdsl.cli as cli
+
+    def closed(*args, **kwargs):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "echo", closed)
+    monkeypatch.setattr(os, "dup2", lambda a, b: None)  # (the runner's stdout is no real file to point at devnull)
+    result = CliRunner().invoke(main, ["replay", str(TESTS / "scenarios" / "x76-out-with-exactly-six.yaml")])
+    assert result.exit_code == 0, result.output
+    assert "internal error" not in result.output

@@ -85,6 +85,15 @@ class _Tonk(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, KeyboardInterrupt):
             raise
+        except BrokenPipeError:
+            # The reader of the output closed it (tonk replay ... | head): no fault, nothing more to
+            # say. Python's advice: point stdout at devnull, so that its flush at exit fails no more.
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            sys.exit(EXIT_OK)
         except Exception as exc:  # (SystemExit is not an Exception: the commands' own exits pass)
             import tempfile
             import traceback
