@@ -106,6 +106,9 @@ CAUSES = {
                                       "held in some, but never all at once"),
     "cause-nobody-pays": ((8, 33), "in the 309 hands that ended in 'drop_won' with its condition true, 'from' "
                                    "('others where hits >= 3') named no one"),
+    # A bonus's condition is asked mid-hand, at its event: counted there as the hands are played.
+    "cause-bonus-part-never-true": ((9, 27), "its condition was asked 7,124 times (at its event 'turn_start'), and "
+                                             "its part 'spreads_this_turn >= 1' was true in none"),
 }
 
 

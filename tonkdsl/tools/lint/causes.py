@@ -101,3 +101,73 @@ def _holds_some(side: Any, ctx: EvalContext) -> bool:
         return bool(side.fn(ctx))
     except (EvalError, ValueError, KeyError, IndexError, TypeError, ZeroDivisionError):
         return False
+
+
+# --- bonuses: their conditions are asked in the middle of a hand, at their event ----------------
+class Coverage:
+    """How one bonus's condition fared each time it was asked in the simulated hands (at its
+    event, or at each chance to claim it): how often, how often it held, and for each part of
+    its top-level ``and`` (text, line, column) whether it ever held."""
+
+    def __init__(self, parts: list[tuple[str, int, int, Any]]) -> None:
+        self.parts = parts
+        self.asked = 0
+        self.held = 0
+        self.part_held = [False] * len(parts)
+
+    def watch(self, fn: Any) -> Any:
+        """``fn`` (a condition's function), answering as before and keeping count."""
+        parts, part_held = self.parts, self.part_held
+
+        def watched(ctx: EvalContext) -> Any:
+            value = fn(ctx)
+            self.asked += 1
+            self.held += bool(value)
+            for i, (_, _, _, c) in enumerate(parts):
+                if not part_held[i] and _holds(c, ctx):
+                    part_held[i] = True
+            return value
+        return watched
+
+
+def watch_bonuses(rs: "Ruleset", places: dict[Any, "Place"]) -> tuple["Ruleset", dict[int, Coverage]]:
+    """A copy of ``rs`` whose bonus conditions keep count (Coverage) as they are asked, and answer
+    as before, so the hands played with it are the same hands; by bonus index."""
+    from dataclasses import replace
+
+    watched: dict[int, Coverage] = {}
+    bonuses = []
+    for j, bonus in enumerate(rs.bonuses):
+        t = bonus.transfer
+        place = places.get(("bonuses", j, "when"))
+        if t.when is not None:
+            try:
+                parts = _conjuncts(parse(t.when.source), t.when.source) if place is not None else []
+                compiled = [(text, line, col, compile_expr(text, place.names, BOOL)) for text, line, col in parts] \
+                    if len(parts) > 1 and place is not None else []
+            except ExprError:
+                compiled = []
+            cover = watched[j] = Coverage(compiled)
+            bonus = replace(bonus, transfer=replace(t, when=replace(t.when, fn=cover.watch(t.when.fn))))
+        bonuses.append(bonus)
+    return replace(rs, bonuses=tuple(bonuses)), watched
+
+
+def bonus_cause(j: int, bonus: Any, cover: Coverage | None) -> Cause | None:
+    """Why bonus ``j`` never paid in the simulated hands, from how its condition fared when asked."""
+    base: tuple[str | int, ...] = ("bonuses", j)
+    if cover is None or cover.asked == 0:
+        return None
+    moment = "each chance to claim it" if bonus.on == "claim" else f"its event '{bonus.on}'"
+    asked = f"{cover.asked:,} time{'s' if cover.asked != 1 else ''}"
+    for (text, line, col, _), held in zip(cover.parts, cover.part_held):
+        if not held:
+            return Cause(f"its condition was asked {asked} (at {moment}), and its part '{text}' was true in none",
+                         base + ("when",), line, col)
+    if cover.held == 0:
+        if len(cover.parts) > 1:
+            return Cause(f"its condition was asked {asked} (at {moment}): each part of it held in some, but never "
+                         "all at once", base + ("when",))
+        return Cause(f"its condition '{bonus.transfer.when.source}' was asked {asked} (at {moment}) and was true in "
+                     "none", base + ("when",))
+    return None

@@ -11,7 +11,7 @@ from tonkdsl.language.diagnostics import Diagnostic
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.tools.bots import greedy_bot, random_bot
 from tonkdsl.language.ruleset import expression_places
-from tonkdsl.tools.lint.causes import KEPT, payout_cause
+from tonkdsl.tools.lint.causes import KEPT, bonus_cause, payout_cause, watch_bonuses
 from tonkdsl.tools.lint.witness import search, targets
 from tonkdsl.tools.simulate import session_length
 
@@ -55,7 +55,11 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
     # Paid as a hand goes, not by its ending: the antes (into the pot and each side pot), bonuses.
     during = {"ante"} | {f"ante-{p.id}" for p in rs.side_pots} | {b.transfer.id for b in rs.bonuses}
     ended: dict[str, list["State"]] = {}  # the states hands ended in, by ending (causes.py asks them)
-    for i, state in _hands(rs, players, hands, seed):
+    places = expression_places(linter.doc)
+    # The bonuses' conditions are asked mid-hand, at their events: a copy of the ruleset whose
+    # conditions keep count as they answer (the same hands) says why one never paid.
+    watched_rs, coverage = watch_bonuses(rs, places)
+    for i, state in _hands(watched_rs, players, hands, seed):
         out = state.outcome()
         assert out is not None
         happened.add(f"end:{out.end}")
@@ -82,14 +86,17 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
     missing = [t for t in targets(rs) if t.key not in happened]
     if missing:  # the witness search (patient players too) may yet make them happen: then nothing is said
         witnessed = search(rs, hands, seed).found
-        places = expression_places(linter.doc)
         payouts = {f"rule:{t.id}": (kind, j, t) for kind, e in rs.endings.items() for j, t in enumerate(e.payouts)}
+        bonuses = {f"rule:{b.transfer.id}": (j, b) for j, b in enumerate(rs.bonuses)}
         for target in missing:
             if target.key not in witnessed:
                 said = (f"{target.what} never took effect in {2 * hands:,} simulated hands nor in a witness search "
                         f"of {hands:,}")
                 found_in = payouts.get(target.key)
                 cause = payout_cause(rs, places, *found_in, ended.get(found_in[0], [])) if found_in else None
+                paid_at_once = bonuses.get(target.key)
+                if paid_at_once is not None:
+                    cause = bonus_cause(*paid_at_once, coverage.get(paid_at_once[0]))
                 if cause is not None:  # the cause, at the part of the rule it is about
                     add("never-fired", "note", f"{said}: {cause.message}", cause.path)
                     found[-1] = linter.at_part(found[-1], cause.path, cause.line, cause.column)
