@@ -404,3 +404,16 @@ def test_min_of_a_guarded_or_never_empty_set_is_not_flagged(tmp_path: Path) -> N
                     "  out_of_turn: [{id: fold, do: fold, at: [after_deal], by: players}]\n", encoding="utf-8")
     assert not [d for d in lint(path).diagnostics if d.code == "min-of-empty"]
     assert not [d for d in lint("standard").diagnostics if d.code == "min-of-empty"]  # others is never empty
+
+
+def test_simulate_names_the_rule_of_the_turn_that_starves_an_ending_at_its_part() -> None:
+    """An ending no action could lead to is said at the rule of turn.in_turn that refused every
+    such action (kind 6 for guards), at the part of its condition never true; so are its payouts."""
+    report = lint(LINT / "rare" / "cause-guard-forbids-drop.yaml", simulate=300, seed=1)
+    found = [d for d in report.diagnostics if d.code == "never-fired"]
+    assert {(d.line, d.column) for d in found} == {(11, 29)} and len(found) == 6
+    assert all(d.severity == "note" for d in found)
+    (ending,) = [d for d in found if "the ending 'drop_won'" in d.message]
+    assert ending.message.endswith(": every 'drop' was refused by the rule of the turn 'late-drop': its condition "
+                                   "was asked 40,789 times (at turn_start, for 'drop'), and its part 'round >= 30' "
+                                   "was true in none")

@@ -130,27 +130,47 @@ class Coverage:
         return watched
 
 
-def watch_bonuses(rs: "Ruleset", places: dict[Any, "Place"]) -> tuple["Ruleset", dict[int, Coverage]]:
-    """A copy of ``rs`` whose bonus conditions keep count (Coverage) as they are asked, and answer
-    as before, so the hands played with it are the same hands; by bonus index."""
+def _watched(compiled: Any, place: Any) -> tuple[Any, Coverage]:
+    """``compiled`` made to keep count (a Coverage of its top-level ``and``'s parts) as it answers."""
     from dataclasses import replace
 
-    watched: dict[int, Coverage] = {}
+    try:
+        parts = _conjuncts(parse(compiled.source), compiled.source) if place is not None else []
+        checks = [(text, line, col, compile_expr(text, place.names, BOOL)) for text, line, col in parts] \
+            if len(parts) > 1 and place is not None else []
+    except ExprError:
+        checks = []
+    cover = Coverage(checks)
+    return replace(compiled, fn=cover.watch(compiled.fn)), cover
+
+
+def watch_conditions(rs: "Ruleset", places: dict[Any, "Place"]) -> tuple["Ruleset", dict[tuple[Any, ...], Coverage]]:
+    """A copy of ``rs`` whose conditions asked in the middle of a hand keep count (Coverage) as
+    they are asked, and answer as before, so the hands played with it are the same hands: each
+    bonus's (by ("bonuses", j)) and each rule of turn.in_turn's (by ("turn", "in_turn", j); a
+    constant one is never asked)."""
+    from dataclasses import replace
+
+    watched: dict[tuple[Any, ...], Coverage] = {}
     bonuses = []
     for j, bonus in enumerate(rs.bonuses):
         t = bonus.transfer
-        place = places.get(("bonuses", j, "when"))
         if t.when is not None:
-            try:
-                parts = _conjuncts(parse(t.when.source), t.when.source) if place is not None else []
-                compiled = [(text, line, col, compile_expr(text, place.names, BOOL)) for text, line, col in parts] \
-                    if len(parts) > 1 and place is not None else []
-            except ExprError:
-                compiled = []
-            cover = watched[j] = Coverage(compiled)
-            bonus = replace(bonus, transfer=replace(t, when=replace(t.when, fn=cover.watch(t.when.fn))))
+            when, watched["bonuses", j] = _watched(t.when, places.get(("bonuses", j, "when")))
+            bonus = replace(bonus, transfer=replace(t, when=when))
         bonuses.append(bonus)
-    return replace(rs, bonuses=tuple(bonuses)), watched
+    constructs = dict(rs.constructs)
+    rules = constructs.get("turn.in_turn")
+    if isinstance(rules, list):
+        copied = []
+        for j, entry in enumerate(rules):
+            entry = dict(entry)
+            if entry.get("when") is not None and hasattr(entry["when"], "fn"):
+                entry["when"], watched["turn", "in_turn", j] = _watched(entry["when"],
+                                                                       places.get(("turn", "in_turn", j, "when")))
+            copied.append(entry)
+        constructs["turn.in_turn"] = copied
+    return replace(rs, bonuses=tuple(bonuses), constructs=constructs), watched
 
 
 def bonus_cause(j: int, bonus: Any, cover: Coverage | None) -> Cause | None:
@@ -170,4 +190,39 @@ def bonus_cause(j: int, bonus: Any, cover: Coverage | None) -> Cause | None:
                          "all at once", base + ("when",))
         return Cause(f"its condition '{bonus.transfer.when.source}' was asked {asked} (at {moment}) and was true in "
                      "none", base + ("when",))
+    return None
+
+
+# The endings an action of the player to move leads to: a rule of turn.in_turn that refused
+# every such action leaves them unreachable (said at the rule, not at the ending).
+LEADS_TO = {"drop": ("drop_won", "drop_caught"), "claim": ("initial_tonk",)}
+
+
+def guard_cause(rs: "Ruleset", j: int, cover: Coverage | None) -> Cause | None:
+    """Why rule ``j`` of turn.in_turn never let its action be taken: how its condition fared."""
+    entry = (rs.constructs.get("turn.in_turn") or [])[j]
+    base: tuple[str | int, ...] = ("turn", "in_turn", j)
+    if cover is None or cover.asked == 0 or cover.held:
+        return None
+    asked = f"{cover.asked:,} time{'s' if cover.asked != 1 else ''}"
+    what = f"asked {asked} (at {' or '.join(sorted(entry.get('at') or ()))}, for '{entry.get('do')}')"
+    for (text, line, col, _), held in zip(cover.parts, cover.part_held):
+        if not held:
+            return Cause(f"its condition was {what}, and its part '{text}' was true in none", base + ("when",), line, col)
+    if len(cover.parts) > 1:
+        return Cause(f"its condition was {what}: each part of it held in some, but never all at once",
+                     base + ("when",))
+    return Cause(f"its condition '{entry['when'].source}' was {what} and was true in none", base + ("when",))
+
+
+def refused_by_guard(rs: "Ruleset", kind: str, coverage: dict[tuple[Any, ...], Coverage]) -> Cause | None:
+    """Why ending ``kind`` never happened, where a rule of turn.in_turn refused every action that
+    leads to it: said at that rule's part never true."""
+    for j, entry in enumerate(rs.constructs.get("turn.in_turn") or []):
+        if kind not in LEADS_TO.get(str(entry.get("do")), ()):
+            continue
+        cause = guard_cause(rs, j, coverage.get(("turn", "in_turn", j)))
+        if cause is not None:
+            return Cause(f"every '{entry.get('do')}' was refused by the rule of the turn '{entry.get('id')}': "
+                         f"{cause.message}", cause.path, cause.line, cause.column)
     return None
