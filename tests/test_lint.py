@@ -67,6 +67,19 @@ def test_odds_of_rules_on_suits_alone_are_exact(write) -> None:
     assert odds["red-kings"].hands is None and "reads the suits" in odds["red-kings"].reason
 
 
+def test_odds_of_rules_on_suits_and_ranks_together_are_exact(write) -> None:
+    # Kind 7 (issue 75): counted over the hands up to a renaming of the suits (134,459 classes).
+    # A dealt run of five in standard's run order (ace low only): 9 per suit; four of a kind:
+    # 13 x 48; of the runs, 4 count 49 (9 10 J Q K).
+    path = write("runs.yaml", "extends: standard\nname: Runs\ndeal_wins:\n  rules:\n"
+                 "    - {id: dealt-run, when: 'longest_run(hand) >= 5', pays: 3 * stake, priority: 2}\n"
+                 "    - {id: four-alike, when: 'largest_book(hand) >= 4', pays: 2 * stake, priority: 1}\n")
+    table = compute(load_ruleset(path))
+    odds = {o.rule: o for o in table.odds}
+    assert (odds["dealt-run"].hands, odds["four-alike"].hands, odds["tonk-49-50"].hands) == (36, 624, 11_648)
+    assert dict(((a, b), n) for a, b, n in table.overlaps)[("tonk-49-50", "dealt-run")] == 4
+
+
 def test_odds_are_exact() -> None:
     odds = compute(load_ruleset("standard")).odds
     assert odds[0].describe() == "11,648 of 2,598,960 hands, 0.448%, 1 in 223"

@@ -216,6 +216,99 @@ def _suit_odds(rs: Ruleset, pack: Any, k: int, rules: list[DealWin]) -> dict[str
     return out
 
 
+# --- rules on suits and ranks together: every hand up to a renaming of the suits ---------------
+# A rule that reads suits and ranks together (a dealt run, a flush of face cards) but names no
+# suit and no card meets two hands alike when one is the other with its suits renamed. So each
+# hand is counted once per class of such hands, weighted by the size of its class: 134,459
+# classes for five cards of 52, where the hands number 2,598,960. Exact, as the count by ranks.
+MAX_SUIT_CLASSES = 400_000
+# The classes' own budget, in the expressions' cost units: a run check's cost is a loose upper
+# bound (5,044 for five cards): 134,459 classes of two such checks take about 1.5 s here.
+MAX_CLASS_STEPS = 4_000_000_000
+_NAMES_A_SUIT = re.compile(r"\b(10|[2-9AJQKT])?[CDHS]\b")
+
+
+def _suit_symmetric(pack: Any) -> tuple[list[list[int]], list[int]] | None:
+    """The pack as suits of the same ranks: per suit, its card ids by rank (in one rank order);
+    and the cards of no suit (jokers). None where a renaming of suits would change a card (one
+    card of a rank counts otherwise, several decks repeat a card)."""
+    if len(set(pack.names)) != len(pack.names):
+        return None
+    suits = sorted({s for s in pack.suits if s is not None})
+    ranks = sorted({r for r, s in zip(pack.ranks, pack.suits) if s is not None})
+    at = {(pack.suits[c], pack.ranks[c]): c for c in range(len(pack.names)) if pack.suits[c] is not None}
+    if len(at) != len(suits) * len(ranks):
+        return None
+    for r in ranks:
+        first = at[suits[0], r]
+        same = (pack.options[first], pack.wild[first], pack.run_places[first])
+        if any((pack.options[c], pack.wild[c], pack.run_places[c]) != same for c in (at[s, r] for s in suits)):
+            return None
+    return [[at[s, r] for r in ranks] for s in suits], [c for c in range(len(pack.names)) if pack.suits[c] is None]
+
+
+def _suit_classes(by_suit: list[list[int]], extras: list[int], k: int) -> Iterator[tuple[list[int], int]]:
+    """One hand of ``k`` cards per class of hands equal up to a renaming of the suits, with the
+    number of hands in its class: the suits' rank sets as a multiset (sizes in non-increasing
+    order, equal sizes in non-decreasing order of their sets), times the ways to give those sets
+    to the suits; the cards of no suit (jokers) by how many are taken."""
+    from itertools import combinations, combinations_with_replacement, product
+
+    n_suits, n_ranks = len(by_suit), len(by_suit[0]) if by_suit else 0
+    subsets = {s: list(combinations(range(n_ranks), s)) for s in range(min(k, n_ranks) + 1)}
+    # The cards of each rank set in each suit, made once (a class is then a few list joins).
+    cards = [{s: [[row[r] for r in rank_set] for rank_set in subsets[s]] for s in subsets} for row in by_suit]
+    everyone = _factorial(n_suits)
+
+    def sizes(left: int, most: int, slots: int) -> Iterator[tuple[int, ...]]:
+        if slots == 0:
+            if left == 0:
+                yield ()
+            return
+        for s in range(min(left, most), -1, -1):
+            for rest in sizes(left - s, s, slots - 1):
+                yield (s, *rest)
+
+    for j in range(min(len(extras), k) + 1):
+        jokers, ways = extras[:j], comb(len(extras), j)
+        for shape in sizes(k - j, n_ranks, n_suits):
+            runs = [(s, shape.count(s)) for s in sorted(set(shape), reverse=True)]
+            for chosen in product(*(combinations_with_replacement(range(len(subsets[s])), m) for s, m in runs)):
+                # Equal rank sets are next to each other within a run (chosen in order): the
+                # renamings that give the same hand are the orders among them.
+                assignments = everyone
+                hand: list[int] = []
+                suit = 0
+                for (s, _), picks in zip(runs, chosen):
+                    same = 1
+                    for x, pick in enumerate(picks):
+                        same = same + 1 if x and pick == picks[x - 1] else 1
+                        assignments //= same
+                        hand += cards[suit][s][pick]
+                        suit += 1
+                yield hand + jokers, assignments * ways
+
+
+_FACTORIALS = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880, 3628800, 39916800, 479001600, 6227020800]
+
+
+def _factorial(n: int) -> int:
+    return _FACTORIALS[n] if n < len(_FACTORIALS) else n * _factorial(n - 1)
+
+
+def _too_many_classes(by_suit: list[list[int]], extras: list[int], k: int) -> bool:
+    """Whether _suit_classes would yield more than MAX_SUIT_CLASSES classes: at least the hands of
+    natural cards divided by the renamings of the suits (six cards of 52 already pass it)."""
+    naturals = sum(len(s) for s in by_suit)
+    return comb(naturals, min(k, naturals)) // max(1, _factorial(len(by_suit))) > MAX_SUIT_CLASSES
+
+
+def _reads_own_hand(rule: DealWin) -> bool:
+    """Whether every name that kept ``rule`` from the count by ranks is about the suits of the
+    player's own hand (is_run, suit, ...), none about other players or the table."""
+    return all(m.group(0) in _SUIT_WORDS for m in _NOT_HAND_ONLY.finditer(rule.when.source))
+
+
 def hand_only(rule: DealWin) -> str:
     """Empty when the rule depends only on the checked player's hand, else why not."""
     m = _NOT_HAND_ONLY.search(rule.when.source)
@@ -256,31 +349,46 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
     max_count, min_count = -10**9, 10**9
     spent = 0
     shapes: Iterator[tuple[list[int], int]] | list[tuple[list[int], int]] | None = None
+    budget = MAX_ODDS_STEPS
     if all(_reads_totals_only(r.when.source) for r in rules):
         shapes = _by_totals(pack, k)
+    # Rules on suits and ranks together: every class of hands up to a renaming of the suits, where
+    # no rule names a suit or a card (each rule then meets a whole class alike).
+    on_suits = [r for r in rules if r not in by_suits and why[r.id] and _reads_own_hand(r)]
+    if on_suits and shapes is None and not any(_NAMES_A_SUIT.search(r.when.source) for r in rules):
+        symmetric = _suit_symmetric(pack)
+        if symmetric is not None and not _too_many_classes(*symmetric, k):
+            shapes = _suit_classes(*symmetric, k)
+            budget = MAX_CLASS_STEPS
+            for r in on_suits:
+                why[r.id] = ""
     if shapes is None:
         if _shape_count(mults, k) > MAX_VECTORS:  # said at once, not after minutes of counting
             raise TooManyHands(f"more than {MAX_VECTORS:,} kinds of hands to enumerate (MAX_VECTORS)")
         shapes = ((([c for g, c_n in zip(groups, counts) for c in g[:c_n]]), weight)
                   for counts, weight in _vectors(mults, k))
+    # Read once, not per hand (the classes of hands are many): the rules still counted, what each
+    # hand costs them, and each card's value, highest and lowest.
+    asked = [r for r in rules if not why[r.id]]
+    per_hand = sum(r.when.cost for r in asked)
+    values, highs, lows = pack.values, [max(o) for o in pack.options], [min(o) for o in pack.options]
     for n, (hand, weight) in enumerate(shapes):
-        spent += sum(r.when.cost for r in rules if not why[r.id])
-        if spent > MAX_ODDS_STEPS:
-            for r in rules:
-                if not why[r.id]:
-                    why[r.id] = (f"checking '{r.id}' on every kind of hand would take more than {MAX_ODDS_STEPS:,} "
-                                 "steps (MAX_ODDS_STEPS)")
+        spent += per_hand
+        if spent > budget:
+            for r in asked:
+                why[r.id] = (f"checking '{r.id}' on every kind of hand would take more than {budget:,} "
+                             f"steps ({'MAX_ODDS_STEPS' if budget == MAX_ODDS_STEPS else 'MAX_CLASS_STEPS'})")
             break
-        count = sum(pack.values[c] for c in hand)
-        high = sum(max(pack.options[c]) for c in hand)
-        low = sum(min(pack.options[c]) for c in hand)
-        max_count, min_count = max(max_count, high), min(min_count, low)
+        high = sum(map(highs.__getitem__, hand))
+        low = sum(map(lows.__getitem__, hand))
+        if high > max_count:
+            max_count = high
+        if low < min_count:
+            min_count = low
         state.set_hand(0, hand)
-        state.stats[0].dealt_count = count
+        state.stats[0].dealt_count = sum(map(values.__getitem__, hand))
         hit = []
-        for r in rules:
-            if why[r.id]:
-                continue
+        for r in asked:
             try:
                 ok = bool(r.when(ctx))
             except EvalError:
