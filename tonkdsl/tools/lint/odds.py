@@ -309,6 +309,13 @@ def _reads_own_hand(rule: DealWin) -> bool:
     return all(m.group(0) in _SUIT_WORDS for m in _NOT_HAND_ONLY.finditer(rule.when.source))
 
 
+def _meets(rule: DealWin, ctx: EvalContext) -> bool:
+    try:
+        return bool(rule.when(ctx))
+    except EvalError:
+        return False
+
+
 def hand_only(rule: DealWin) -> str:
     """Empty when the rule depends only on the checked player's hand, else why not."""
     m = _NOT_HAND_ONLY.search(rule.when.source)
@@ -347,60 +354,64 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
     both: dict[tuple[str, str], int] = {}
     examples: dict[str, tuple[int, ...]] = {}
     max_count, min_count = -10**9, 10**9
-    spent = 0
     shapes: Iterator[tuple[list[int], int]] | list[tuple[list[int], int]] | None = None
-    budget = MAX_ODDS_STEPS
     if all(_reads_totals_only(r.when.source) for r in rules):
         shapes = _by_totals(pack, k)
     # Rules on suits and ranks together: every class of hands up to a renaming of the suits, where
-    # no rule names a suit or a card (each rule then meets a whole class alike).
+    # no rule names a suit or a card (each rule then meets a whole class alike). They are asked
+    # there; the others, counted by ranks as before, are asked of a class only where one of them
+    # holds (their overlaps), so the classes cost what those rules cost.
+    classes: Iterator[tuple[list[int], int]] | None = None
     on_suits = [r for r in rules if r not in by_suits and why[r.id] and _reads_own_hand(r)]
     if on_suits and shapes is None and not any(_NAMES_A_SUIT.search(r.when.source) for r in rules):
         symmetric = _suit_symmetric(pack)
         if symmetric is not None and not _too_many_classes(*symmetric, k):
-            shapes = _suit_classes(*symmetric, k)
-            budget = MAX_CLASS_STEPS
-            for r in on_suits:
-                why[r.id] = ""
+            classes = _suit_classes(*symmetric, k)
     if shapes is None:
         if _shape_count(mults, k) > MAX_VECTORS:  # said at once, not after minutes of counting
             raise TooManyHands(f"more than {MAX_VECTORS:,} kinds of hands to enumerate (MAX_VECTORS)")
         shapes = ((([c for g, c_n in zip(groups, counts) for c in g[:c_n]]), weight)
                   for counts, weight in _vectors(mults, k))
-    # Read once, not per hand (the classes of hands are many): the rules still counted, what each
-    # hand costs them, and each card's value, highest and lowest.
-    asked = [r for r in rules if not why[r.id]]
-    per_hand = sum(r.when.cost for r in asked)
+    by_ranks = [r for r in rules if not why[r.id]]
+    order = {r.id: i for i, r in enumerate(rules)}
     values, highs, lows = pack.values, [max(o) for o in pack.options], [min(o) for o in pack.options]
-    for n, (hand, weight) in enumerate(shapes):
-        spent += per_hand
-        if spent > budget:
-            for r in asked:
-                why[r.id] = (f"checking '{r.id}' on every kind of hand would take more than {budget:,} "
-                             f"steps ({'MAX_ODDS_STEPS' if budget == MAX_ODDS_STEPS else 'MAX_CLASS_STEPS'})")
-            break
-        high = sum(map(highs.__getitem__, hand))
-        low = sum(map(lows.__getitem__, hand))
-        if high > max_count:
-            max_count = high
-        if low < min_count:
-            min_count = low
-        state.set_hand(0, hand)
-        state.stats[0].dealt_count = sum(map(values.__getitem__, hand))
-        hit = []
-        for r in asked:
-            try:
-                ok = bool(r.when(ctx))
-            except EvalError:
-                ok = False
-            if ok:
-                met[r.id] += weight
-                hit.append(r.id)
-                examples.setdefault(r.id, tuple(hand))
-        for i in range(len(hit)):
-            for j in range(i + 1, len(hit)):
-                key = (hit[i], hit[j])
-                both[key] = both.get(key, 0) + weight
+    passes: list[tuple[Any, list[DealWin], list[DealWin], int, str]] = [
+        (shapes, by_ranks, [], MAX_ODDS_STEPS, "MAX_ODDS_STEPS")]
+    if classes is not None:
+        for r in on_suits:
+            why[r.id] = ""
+        passes.append((classes, on_suits, by_ranks, MAX_CLASS_STEPS, "MAX_CLASS_STEPS"))
+    for hands_of, asked, also, budget, budget_name in passes:
+        # Read once, not per hand (the classes of hands are many): what each hand costs the rules.
+        per_hand, spent = sum(r.when.cost for r in asked), 0
+        first_pass = not also
+        for hand, weight in hands_of:
+            spent += per_hand
+            if spent > budget:
+                for r in asked:
+                    why[r.id] = (f"checking '{r.id}' on every kind of hand would take more than {budget:,} "
+                                 f"steps ({budget_name})")
+                break
+            if first_pass:
+                high = sum(map(highs.__getitem__, hand))
+                low = sum(map(lows.__getitem__, hand))
+                if high > max_count:
+                    max_count = high
+                if low < min_count:
+                    min_count = low
+            state.set_hand(0, hand)
+            state.stats[0].dealt_count = sum(map(values.__getitem__, hand))
+            hit = [r.id for r in asked if _meets(r, ctx)]
+            if not hit:
+                continue
+            for rid in hit:
+                met[rid] += weight
+                examples.setdefault(rid, tuple(hand))
+            hit += [r.id for r in also if not why[r.id] and _meets(r, ctx)]  # (only their overlaps)
+            hit.sort(key=order.__getitem__)  # each pair in the file's order, whichever pass met it
+            for a in range(len(hit)):
+                for b in range(a + 1, len(hit)):
+                    both[hit[a], hit[b]] = both.get((hit[a], hit[b]), 0) + weight
     for r in by_suits:
         met[r.id], example = suit_met[r.id]
         why[r.id] = ""
