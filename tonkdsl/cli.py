@@ -205,6 +205,10 @@ def _render_session(data: dict[str, Any]) -> None:
     for name in data["ledger"]:
         echo(f"{name:<{width}}  {data['ledger'][name]:>+6}  {data['scores'][name]:>+6}  "
                    f"{data['settlement'][name]:>+10}")
+    for i, column in enumerate(data.get("columns") or [], 1):  # parallel score columns (session.columns)
+        totals = ", ".join(f"{n} {v:+d}" for n, v in column["totals"].items())
+        echo(f"column {i} ({'closed' if column['closed'] else 'open'}): {totals}; best: "
+             + (", ".join(column["winners"]) or "nobody"))
     if data.get("next"):
         echo(f"session in progress: {data['next']} to play")
     else:

@@ -84,6 +84,9 @@ class Session:
     active: list[int] = field(default_factory=list)  # the seats still in the match, in seat order
     pot: int = 0  # the money in the ruleset's pot, carried from hand to hand until won
     side_pots: list[int] = field(default_factory=list)  # the money in each side pot (ruleset.side_pots), as the pot
+    # Parallel score columns (session.columns): each column's total by seat, and whether it is closed.
+    columns: list[list[int]] = field(default_factory=list)
+    columns_closed: list[bool] = field(default_factory=list)
     match_over: bool = False  # the match's end condition held after a hand
     won: list[int] = field(default_factory=list)  # hands each seat has won in the session (hands_won)
     # The score entries of session.bonuses once the session was over: (seat, points, id), each
@@ -101,6 +104,9 @@ class Session:
         self.active = self.active or list(range(self.num_players))
         self.won = self.won or [0] * self.num_players
         self.side_pots = self.side_pots or [0] * len(self.ruleset.side_pots)
+        count = self.ruleset.session.columns
+        self.columns = self.columns or [[0] * self.num_players for _ in range(count)]
+        self.columns_closed = self.columns_closed or [False] * count
         for bet in self.ruleset.session.side_bets:
             self.pots.setdefault(bet.id, [0] * self.num_players)
 
@@ -112,7 +118,8 @@ class Session:
         """A session to try a booking on ("would this hand end the match?"), this one untouched."""
         return replace(self, ledger=list(self.ledger), scores=list(self.scores), active=list(self.active),
                        pots={k: list(v) for k, v in self.pots.items()}, records=list(self.records),
-                       won=list(self.won), side_pots=list(self.side_pots))
+                       won=list(self.won), side_pots=list(self.side_pots),
+                       columns=[list(c) for c in self.columns], columns_closed=list(self.columns_closed))
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -218,6 +225,15 @@ class Session:
             self.scores[seats[seat]] += v
         for seat in outcome.winners:
             self.won[seats[seat]] += 1
+        if self.columns:
+            sheet = outcome.scores if self.ruleset.score_sheet != "money" else outcome.payouts
+            for seat, v in enumerate(sheet):
+                # As many columns as hands this player has won so far (at least the first), of
+                # those still open: Hollywood's first win scores in game 1, the second in 1 and 2...
+                g = seats[seat]
+                for c in range(min(max(1, self.won[g]), len(self.columns))):
+                    if not self.columns_closed[c]:
+                        self.columns[c][g] += v
         state.hands_won = tuple(self.won[g] for g in seats)  # what the match rules read after the hand
         self._check_money()
         side_bets = self.ruleset.session.side_bets
@@ -278,6 +294,15 @@ class Session:
                     self.active.remove(g)
             if rules.ends_when is not None and state._eval(rules.ends_when, EvalContext(state)):
                 self.match_over = True
+            if rules.column_ends is not None:
+                for c, column in enumerate(self.columns):
+                    if not self.columns_closed[c]:
+                        by_side = self._by_side(column)
+                        state.totals = tuple(by_side[g] for g in seats)  # the column's totals, for its rule
+                        self.columns_closed[c] = bool(state._eval(rules.column_ends, EvalContext(state)))
+                state.totals = tuple(totals[g] for g in seats)
+                if all(self.columns_closed):
+                    self.match_over = True
         except EvalError as exc:
             raise RulesetError(f"the match rule failed: {exc}") from None
         return tuple(out)
@@ -290,11 +315,25 @@ class Session:
     def _best(self, totals: Sequence[int]) -> int:
         return min(totals) if self.lowest_wins() else max(totals)
 
+    def column_winners(self) -> list[list[int]]:
+        """Each score column's winners (session.columns): the best total in it among those in."""
+        out = []
+        for column in self.columns:
+            totals = self._by_side(column)
+            best = self._best([totals[g] for g in self.active])
+            out.append([g for g in self.active if totals[g] == best])
+        return out
+
     def match_winners(self) -> list[int]:
         """The winners of a match: the last player (or side) left, else the best total among those
-        still in (with sides, a side's total: its players win together)."""
+        still in (with sides, a side's total: its players win together); with score columns,
+        whoever wins the most columns."""
         if self._sides_left() == 1:
             return list(self.active)
+        if self.columns:
+            wins = [sum(g in won for won in self.column_winners()) for g in range(self.num_players)]
+            most = max(wins[g] for g in self.active)
+            return [g for g in self.active if wins[g] == most]
         totals = self.totals()
         best = self._best([totals[g] for g in self.active])
         return [g for g in self.active if totals[g] == best]

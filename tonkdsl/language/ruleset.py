@@ -105,11 +105,14 @@ class SessionRules:
     eliminate_when: Compiled | None = None  # a player is out after a hand where this holds
     lowest_total_wins: bool | None = None  # None: as scoring.lowest_wins says
     bonuses: tuple["ScoreEntry", ...] = ()  # score entries once the session is over (session.bonuses)
+    # Parallel score columns (session.columns): how many (0: none), and when one closes, about its totals.
+    columns: int = 0
+    column_ends: Compiled | None = None
 
     @property
     def is_match(self) -> bool:
         """Whether sessions end on the players' totals rather than on a number of hands."""
-        return self.ends_when is not None or self.eliminate_when is not None
+        return self.ends_when is not None or self.eliminate_when is not None or self.column_ends is not None
 
 
 @dataclass(frozen=True)
@@ -547,9 +550,12 @@ class _Builder:
                 "session-bonuses-money", "session.bonuses are score entries, but this ruleset keeps no score sheet "
                 "(scoring.sheet: money): nobody would pay them", ("session", "bonuses"),
                 hint="set scoring: {sheet: points}, or leave session.bonuses out"))
+        columns: dict[str, Any] = s["columns"] if isinstance(s.get("columns"), dict) else {}
+        column_ends = self.expr(("session", "columns", "ends_when"), BOOL, (), subject=False) if columns else None
         return SessionRules(s.get("hands"), int(big.get("last_hands", 0)), int(big.get("multiplier", 1)),
                             tuple(bets), ends_when, eliminate,
-                            None if winner is None else winner == "lowest_total", bonuses)
+                            None if winner is None else winner == "lowest_total", bonuses,
+                            int(columns.get("count", 0)) if column_ends is not None else 0, column_ends)
 
     def constructs(self) -> dict[str, Any]:
         """The sections of the keys the schema marks as a construct's (``x-construct``), by dotted

@@ -137,6 +137,11 @@ class Result:
             "pots": {k: sum(v) for k, v in s.pots.items()} | ({"pot": s.pot} if s.ruleset.ante is not None else {})
             | {p.id: s.side_pots[i] for i, p in enumerate(s.ruleset.side_pots)},
             "settlement": {n: money[i] for i, n in enumerate(names)},
+            # Parallel score columns (session.columns): each one's totals, whether it is closed, its best.
+            **({"columns": [{"totals": {n: column[i] for i, n in enumerate(names)}, "closed": closed,
+                             "winners": [names[w] for w in best]}
+                            for column, closed, best in zip(s.columns, s.columns_closed, s.column_winners())]}
+               if s.columns else {}),
             "winners": [names[w] for w in winners],
             **({"capped": True} if settle.capped else {}),  # a match stopped at MAX_MATCH_HANDS
             "actions_applied": self.applied,

@@ -15,7 +15,7 @@ from tonkdsl.language.diagnostics import json_path
 from tonkdsl.language.merge import is_id_list
 from tonkdsl.language.schema_check import schema_at
 from tonkdsl.interpreter.rules import rule_at
-from tonkdsl.tools.explain.words import READER, amount, payment, pot_words, words
+from tonkdsl.tools.explain.words import READER, amount, payment, players, pot_words, words
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,11 @@ def _label(path: tuple[Any, ...]) -> str:
 
 
 def _entry(kind: str, item: dict[str, Any], stake: int, path: tuple[Any, ...], pots: Sequence[str] = ()) -> str:
+    if kind == "score":  # "boxes: every player adds minus 5 x ... to their score"
+        who, cond = players(str(item.get("players", "?")))
+        conds = ([cond] if cond else []) + ([words(str(item["when"]))] if item.get("when") is not None else [])
+        return (f"{item['id']}: {who} adds {words(str(item.get('points', '?')), 'scored')} to their score"
+                + (f" when {' and '.join(conds)}" if conds else ""))
     if kind == "side_pot":
         ante = item.get("ante")
         return f"{pot_words(item['id'], [item['id']])}" + (f", each player antes {amount(str(ante), stake)}"
@@ -82,13 +87,16 @@ def _kind(path: tuple[Any, ...]) -> str:
         return "bonus"
     if path == ("side_pots",):
         return "side_pot"
+    if path == ("session", "bonuses") or (len(path) == 3 and path[0] == "endings" and path[2] == "scores"):
+        return "score"
     if len(path) >= 3 and path[0] == "endings" and path[2] == "payouts":
         return "transfer"
     return "entry"
 
 
 _ENTRY_NAME = {"deal_win": "Automatic win", "transfer": "Payout", "entry": "Entry",
-               "custom": "Custom at a physical table", "bonus": "Bonus paid at once", "side_pot": "Side pot"}
+               "custom": "Custom at a physical table", "bonus": "Bonus paid at once", "side_pot": "Side pot",
+               "score": "Score entry"}
 
 
 def diff(a: dict[str, Any], b: dict[str, Any], stake: int = 1) -> list[Difference]:
@@ -156,6 +164,8 @@ def _said_key_by_key(path: tuple[Any, ...], x: Any, y: Any, stake: int) -> bool:
     (said in words: "Added: When a player may lay a spread in play: ..."), no sentence says it
     whole, and each of its keys has a description to say it by."""
     v = x if y is _MISSING else y if x is _MISSING else None
+    if path == ("session",) and isinstance(v, dict):
+        return True  # its keys are each said in words (a match's end, score columns, bonuses...)
     if not isinstance(v, dict) or not set(_CONDITION_KEYS).intersection(v) or _say(path, x, y, stake) is not None:
         return False
     props = schema_at(path).get("properties") or {}
@@ -256,6 +266,12 @@ def _say(path: tuple[Any, ...], x: Any, y: Any, stake: int = 1) -> str | None:
                 return "every player the same number of cards"
             return "; ".join(f"{words(str(e.get('to')))} {e.get('cards'):+d} card(s)" for e in v)
         return f"The deal: {extra(x)} -> {extra(y)}"
+    if path == ("session", "columns"):
+        def kept(v: Any) -> str:
+            if v is _MISSING or not isinstance(v, dict):
+                return "one score column"
+            return f"{v.get('count')} score columns side by side, each closed when {words(str(v.get('ends_when')))}"
+        return f"Score columns: {kept(x)} -> {kept(y)}"
     if path == ("deal", "face_up"):
         def shown(v: Any) -> str:
             if v is _MISSING or not v:

@@ -528,6 +528,13 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         if rules.ends_when is not None:
             sess.lines.append(f"A match ends after the hand where {words(rules.ends_when.source)}; then the "
                               f"{'lowest' if lowest else 'highest'} total wins the match.")
+        if rules.column_ends is not None:
+            sess.lines.append(
+                f"The {total} is kept in {rules.columns} columns side by side, {rules.columns} games at once: a player's "
+                f"points for a hand go into as many columns as hands they have won so far (at least the first), of "
+                f"those still open. A column closes after the hand where {words(rules.column_ends.source)}, its "
+                f"totals read; the match ends when every column is closed. Each column is won by its "
+                f"{'lowest' if lowest else 'highest'} total, the match by whoever wins the most columns.")
         if rules.hands:
             sess.lines.append(f"A match lasts at most {rules.hands} hands.")
     elif rules.hands:

@@ -270,19 +270,23 @@ class _Linter:
                 self.add("bonus-never-paid", "warning", f"the bonus '{bonus.transfer.id}' is paid on '{bonus.on}', "
                          "which never happens in this ruleset", ("bonuses", j, "on"))
 
+    def _match_key(self) -> tuple[str, ...]:
+        """Where a match's end is written: its end condition, its columns' own, or its eliminations."""
+        rules = self.rs.session
+        return (("session", "ends_when") if rules.ends_when is not None else
+                ("session", "columns", "ends_when") if rules.column_ends is not None else ("session", "eliminate_when"))
+
     def match(self) -> None:
         """A match that can never end."""
         rules = self.rs.session
         if not rules.is_match or rules.hands:
             return
         if match_never_ends(self.rs):
-            key = "ends_when" if rules.ends_when is not None else "eliminate_when"
             self.add("match-never-ends", "error", "the match can never end: its end condition is never true and "
-                     "no one is ever eliminated", ("session", key),
+                     "no one is ever eliminated", self._match_key(),
                      hint="give a condition that the totals can meet (max(players.total) >= 100), or session.hands")
             return
         played = played_matches(self.rs)
-        key = "ends_when" if rules.ends_when is not None else "eliminate_when"
         if played is not None and played.capped is None:
             # What the seeded matches witness: each ended at its first hand (an end condition
             # reversed, or everyone out at once: the engine then names the best total the winner).
@@ -290,7 +294,7 @@ class _Linter:
             if all(n == 1 for n in played.lengths):
                 self.add("match-ends-at-once", "warning",
                          f"every one of {len(played.lengths)} seeded matches ended after its first hand: the match "
-                         f"is a single hand (witness: {command} 0)", ("session", key),
+                         f"is a single hand (witness: {command} 0)", self._match_key(),
                          hint="check the comparison: the totals start at 0 and the end should come when they grow "
                               "(max(players.total) >= 100), or say session.hands: 1")
         if played is not None and played.capped is not None:
@@ -299,7 +303,7 @@ class _Linter:
                      f"a match may never end: {players} greedy bots played {MAX_MATCH_HANDS:,} hands (MAX_MATCH_HANDS) "
                      f"of a match seeded {seed} and its end never came; tonk simulate stops such a match there and "
                      f"counts it as won by nobody (witness: tonk simulate {self.root.file} -n 1 --players {players} --seed "
-                     f"{seed})", ("session", key),
+                     f"{seed})", self._match_key(),
                      hint="give a condition the totals reach in play (max(players.total) >= 100), or session.hands")
 
     def turn_flow(self) -> None:
@@ -1355,7 +1359,8 @@ def match_never_ends(rs: Ruleset) -> bool:
         return False
     ends = rules.ends_when is not None and rules.ends_when.constant is not False
     out = rules.eliminate_when is not None and rules.eliminate_when.constant is not False
-    return not ends and not out
+    closes = rules.column_ends is not None and rules.column_ends.constant is not False  # every column closes
+    return not ends and not out and not closes
 
 
 def played_matches(rs: Ruleset, players: int | None = None) -> _Played | None:
