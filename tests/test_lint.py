@@ -427,6 +427,6 @@ def test_simulate_names_the_rule_of_the_turn_that_starves_an_ending_at_its_part(
     assert {(d.line, d.column) for d in found} == {(11, 29)} and len(found) == 6
     assert all(d.severity == "note" for d in found)
     (ending,) = [d for d in found if "the ending 'drop_won'" in d.message]
-    assert ending.message.endswith(": every 'drop' was refused by the rule of the turn 'late-drop': its condition "
+    assert ending.message.endswith(": every 'drop' was refused by the rule 'late-drop': its condition "
                                    "was asked 40,789 times (at turn_start, for 'drop'), and its part 'round >= 30' "
                                    "was true in none")

@@ -319,6 +319,16 @@ class TurnRule:
         return []
 
 
+def needs_draw_from(rule: type[TurnRule], rs: "Ruleset", source: str, what: str) -> list[Finding]:
+    """A construct about a draw from ``source`` (stock, discard) where the player to move never
+    draws from it: lint's warning at the construct's key (``what`` says what the rule does)."""
+    if rule.section(rs) is None or source in rs.draw_from:
+        return []
+    never = "never draws from the stock" if source == "stock" else "may only draw from the stock"
+    return [Finding("rule-for-disabled", "warning", f"{what}, but the player to move {never} (turn.draw.from)",
+                    (rule.key,), (("turn", "draw", "from"),), hint="draw from: [stock, discard]")]
+
+
 class OnTheDiscard(TurnRule):
     """A construct played on the last discard, out of turn, until the next player draws (a slap,
     a buy): it opens the discard after each discard and closes it at the draw."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, recall, remember
+from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, needs_draw_from, recall, remember
 from tonkdsl.interpreter.table import START, TOOK, IllegalAction
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS
 
@@ -194,11 +194,7 @@ class Digging(TurnRule):
 
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:
-        if cls.section(rs) is not None and "discard" not in rs.draw_from:
-            return [Finding("rule-for-disabled", "warning", "digging takes cards from the discard pile, but the "
-                            "player to move may only draw from the stock (turn.draw.from)", (cls.key,),
-                            (("turn", "draw", "from"),), hint="draw from: [stock, discard]")]
-        return []
+        return needs_draw_from(cls, rs, "discard", "digging takes cards from the discard pile")
 
     @classmethod
     def action_texts(cls, cards: Sequence[str], max_spreads: int) -> list[str]:

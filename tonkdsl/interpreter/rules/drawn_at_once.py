@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, recall, remember
+from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, needs_draw_from, recall, remember
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.engine import State
@@ -135,8 +135,4 @@ class DrawnAtOnce(TurnRule):
 
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:
-        if cls.section(rs) is not None and "stock" not in rs.draw_from:
-            return [Finding("rule-for-disabled", "warning", "drawn_at_once is about the card drawn from the stock, "
-                            "but the player to move never draws from it (turn.draw.from)", (cls.key,),
-                            (("turn", "draw", "from"),), hint="draw from: [stock, discard]")]
-        return []
+        return needs_draw_from(cls, rs, "stock", "drawn_at_once is about the card drawn from the stock")

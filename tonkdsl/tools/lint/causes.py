@@ -147,8 +147,8 @@ def _watched(compiled: Any, place: Any) -> tuple[Any, Coverage]:
 def watch_conditions(rs: "Ruleset", places: dict[Any, "Place"]) -> tuple["Ruleset", dict[tuple[Any, ...], Coverage]]:
     """A copy of ``rs`` whose conditions asked in the middle of a hand keep count (Coverage) as
     they are asked, and answer as before, so the hands played with it are the same hands: each
-    bonus's (by ("bonuses", j)) and each rule of turn.in_turn's (by ("turn", "in_turn", j); a
-    constant one is never asked)."""
+    bonus's (by ("bonuses", j)) and each rule of a list construct's (a rule of the turn, a rule
+    out of turn: by its key's path and index; a constant one is never asked)."""
     from dataclasses import replace
 
     watched: dict[tuple[Any, ...], Coverage] = {}
@@ -160,17 +160,29 @@ def watch_conditions(rs: "Ruleset", places: dict[Any, "Place"]) -> tuple["Rulese
             bonus = replace(bonus, transfer=replace(t, when=when))
         bonuses.append(bonus)
     constructs = dict(rs.constructs)
-    rules = constructs.get("turn.in_turn")
-    if isinstance(rules, list):
+    for key, section in rs.constructs.items():
+        if not isinstance(section, list):
+            continue
         copied = []
-        for j, entry in enumerate(rules):
-            entry = dict(entry)
-            if entry.get("when") is not None and hasattr(entry["when"], "fn"):
-                entry["when"], watched["turn", "in_turn", j] = _watched(entry["when"],
-                                                                       places.get(("turn", "in_turn", j, "when")))
+        for j, entry in enumerate(section):
+            if isinstance(entry, dict) and hasattr(entry.get("when"), "fn"):
+                path = (*key.split("."), j)
+                entry = {**entry}
+                entry["when"], watched[path] = _watched(entry["when"], places.get((*path, "when")))
             copied.append(entry)
-        constructs["turn.in_turn"] = copied
+        constructs[key] = copied
     return replace(rs, bonuses=tuple(bonuses), constructs=constructs), watched
+
+
+def listed_rules(rs: "Ruleset") -> dict[str, tuple[Any, ...]]:
+    """The rules of the list constructs by their witness target ("rule:<id>"), with their paths."""
+    return {f"rule:{e.get('id')}": (*key.split("."), j) for key, section in rs.constructs.items()
+            if isinstance(section, list) for j, e in enumerate(section) if isinstance(e, dict)}
+
+
+def _entry(rs: "Ruleset", path: tuple[Any, ...]) -> dict[str, Any]:
+    section = rs.constructs.get(".".join(str(p) for p in path[:-1])) or []
+    return section[path[-1]] if isinstance(path[-1], int) and path[-1] < len(section) else {}
 
 
 def bonus_cause(j: int, bonus: Any, cover: Coverage | None) -> Cause | None:
@@ -193,36 +205,37 @@ def bonus_cause(j: int, bonus: Any, cover: Coverage | None) -> Cause | None:
     return None
 
 
-# The endings an action of the player to move leads to: a rule of turn.in_turn that refused
-# every such action leaves them unreachable (said at the rule, not at the ending).
-LEADS_TO = {"drop": ("drop_won", "drop_caught"), "claim": ("initial_tonk",)}
+# The endings an action leads to: a rule that refused every such action (a rule of the turn on
+# the drop, a rule out of turn that lets players drop) leaves them unreachable, said at the rule.
+LEADS_TO = {"drop": ("drop_won", "drop_caught"), "claim": ("initial_tonk",), "fold": ("others_folded",)}
 
 
-def guard_cause(rs: "Ruleset", j: int, cover: Coverage | None) -> Cause | None:
-    """Why rule ``j`` of turn.in_turn never let its action be taken: how its condition fared."""
-    entry = (rs.constructs.get("turn.in_turn") or [])[j]
-    base: tuple[str | int, ...] = ("turn", "in_turn", j)
-    if cover is None or cover.asked == 0 or cover.held:
+def rule_cause(rs: "Ruleset", path: tuple[Any, ...], cover: Coverage | None) -> Cause | None:
+    """Why the rule of a list construct at ``path`` never let its action be taken: how its
+    condition fared each time it was asked."""
+    entry = _entry(rs, path)
+    if cover is None or cover.asked == 0 or cover.held or not entry:
         return None
     asked = f"{cover.asked:,} time{'s' if cover.asked != 1 else ''}"
     what = f"asked {asked} (at {' or '.join(sorted(entry.get('at') or ()))}, for '{entry.get('do')}')"
     for (text, line, col, _), held in zip(cover.parts, cover.part_held):
         if not held:
-            return Cause(f"its condition was {what}, and its part '{text}' was true in none", base + ("when",), line, col)
+            return Cause(f"its condition was {what}, and its part '{text}' was true in none", path + ("when",), line, col)
     if len(cover.parts) > 1:
         return Cause(f"its condition was {what}: each part of it held in some, but never all at once",
-                     base + ("when",))
-    return Cause(f"its condition '{entry['when'].source}' was {what} and was true in none", base + ("when",))
+                     path + ("when",))
+    return Cause(f"its condition '{entry['when'].source}' was {what} and was true in none", path + ("when",))
 
 
-def refused_by_guard(rs: "Ruleset", kind: str, coverage: dict[tuple[Any, ...], Coverage]) -> Cause | None:
-    """Why ending ``kind`` never happened, where a rule of turn.in_turn refused every action that
-    leads to it: said at that rule's part never true."""
-    for j, entry in enumerate(rs.constructs.get("turn.in_turn") or []):
+def refused_by_rule(rs: "Ruleset", kind: str, coverage: dict[tuple[Any, ...], Coverage]) -> Cause | None:
+    """Why ending ``kind`` never happened, where a rule whose condition never held was the only
+    way to the action that leads to it: said at that rule's part never true."""
+    for path in listed_rules(rs).values():
+        entry = _entry(rs, path)
         if kind not in LEADS_TO.get(str(entry.get("do")), ()):
             continue
-        cause = guard_cause(rs, j, coverage.get(("turn", "in_turn", j)))
+        cause = rule_cause(rs, path, coverage.get(path))
         if cause is not None:
-            return Cause(f"every '{entry.get('do')}' was refused by the rule of the turn '{entry.get('id')}': "
-                         f"{cause.message}", cause.path, cause.line, cause.column)
+            return Cause(f"every '{entry.get('do')}' was refused by the rule '{entry.get('id')}': {cause.message}",
+                         cause.path, cause.line, cause.column)
     return None

@@ -11,7 +11,7 @@ from tonkdsl.language.diagnostics import Diagnostic
 from tonkdsl.language.rng import Rng, derive_seed
 from tonkdsl.tools.bots import greedy_bot, random_bot
 from tonkdsl.language.ruleset import expression_places
-from tonkdsl.tools.lint.causes import (KEPT, bonus_cause, guard_cause, payout_cause, refused_by_guard,
+from tonkdsl.tools.lint.causes import (KEPT, bonus_cause, listed_rules, payout_cause, refused_by_rule, rule_cause,
                                        watch_conditions)
 from tonkdsl.tools.lint.witness import search, targets
 from tonkdsl.tools.simulate import session_length
@@ -89,7 +89,7 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
         witnessed = search(rs, hands, seed).found
         payouts = {f"rule:{t.id}": (kind, j, t) for kind, e in rs.endings.items() for j, t in enumerate(e.payouts)}
         bonuses = {f"rule:{b.transfer.id}": (j, b) for j, b in enumerate(rs.bonuses)}
-        guards = {f"rule:{e.get('id')}": j for j, e in enumerate(rs.constructs.get("turn.in_turn") or [])}
+        listed = listed_rules(rs)
         for target in missing:
             if target.key not in witnessed:
                 said = (f"{target.what} never took effect in {2 * hands:,} simulated hands nor in a witness search "
@@ -99,12 +99,12 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
                 paid_at_once = bonuses.get(target.key)
                 if paid_at_once is not None:
                     cause = bonus_cause(*paid_at_once, coverage.get(("bonuses", paid_at_once[0])))
-                guard = guards.get(target.key)
-                if guard is not None:
-                    cause = guard_cause(rs, guard, coverage.get(("turn", "in_turn", guard)))
+                rule_path = listed.get(target.key)
+                if rule_path is not None:
+                    cause = rule_cause(rs, rule_path, coverage.get(rule_path))
                 ending = target.key[4:] if target.key.startswith("end:") else found_in[0] if found_in else None
                 if cause is None and ending is not None and f"end:{ending}" not in happened:
-                    cause = refused_by_guard(rs, ending, coverage)  # an ending no action could lead to
+                    cause = refused_by_rule(rs, ending, coverage)  # an ending no action could lead to
                 if cause is not None:  # the cause, at the part of the rule it is about
                     add("never-fired", "note", f"{said}: {cause.message}", cause.path)
                     found[-1] = linter.at_part(found[-1], cause.path, cause.line, cause.column)
