@@ -152,6 +152,8 @@ class TurnRules:
         kinds = melds.start_kinds  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
         if melds.drop_varies and self._can_drop(seat):  # (no drop in the last round after a drop)
             kinds |= 1
+        elif melds.plan.taking_refused_drops and not kinds & 1 and self._drop_refused_by_condition(seat):
+            kinds |= 1  # a drop not allowed is offered all the same: a construct takes it (TurnRule.take_refused_drop)
         if melds.has_claims and self._claimable(seat) is not None:
             kinds |= 2
         # Taking the discard into a hand that keeps other cards needs no check unless the card
@@ -647,9 +649,20 @@ class TurnRules:
         return f"'{action}' is not possible now"  # pragma: no cover - every action has a phase
 
     # --- one method per action ----------------------------------------------------------
+    def _drop_refused_by_condition(self, seat: int) -> bool:
+        """A drop at the start of ``seat``'s turn that only the drop condition refuses (not the last
+        round after a drop, nor a rule of turn.in_turn): a construct may take it instead."""
+        return (self.closing is None and "start" in self.ruleset.drop_at
+                and not self._test(self.ruleset.drop_allowed, seat)
+                and (not self.melds.guards or self._guard_fails(TURN_START, "drop", seat) is None))
+
     def _do_drop(self, seat: int, action: A.Action) -> None:
         if "start" not in self.ruleset.drop_at:
             raise IllegalAction("in this ruleset you drop after drawing, not at the start of your turn")
+        taking_refused_drops = self.melds.plan.taking_refused_drops
+        if taking_refused_drops and self._drop_refused_by_condition(seat):
+            taking_refused_drops[0].take_refused_drop(self, seat)  # type: ignore[arg-type]
+            return
         self._refuse_drop(seat)
         self._note_guards(TURN_START, "drop")
         self._knock(seat)

@@ -17,6 +17,7 @@ from tonkdsl.interpreter.rules.drawn_at_once import DrawnAtOnce
 from tonkdsl.interpreter.rules.full_books import FullBooks
 from tonkdsl.interpreter.rules.hand_multipliers import HandMultipliers
 from tonkdsl.interpreter.rules.in_turn import InTurn
+from tonkdsl.interpreter.rules.misplay import Misplay
 from tonkdsl.interpreter.rules.last_round import LastRound
 from tonkdsl.interpreter.rules.opening import Opening
 from tonkdsl.interpreter.rules.out_of_turn import OutOfTurn
@@ -41,6 +42,7 @@ RULES: tuple[type[TurnRule], ...] = (
     DrawnAtOnce,
     AskPartner,
     FullBooks,
+    Misplay,
 )
 
 

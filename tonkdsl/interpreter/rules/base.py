@@ -257,6 +257,11 @@ class TurnRule:
         ``st.rules_taken``."""
         return 1
 
+    def take_refused_drop(self, st: "State", seat: int) -> None:
+        """``seat`` dropped at the start of their turn where turn.drop.allowed does not allow it:
+        a construct that defines this takes the drop instead of the turn refusing it (and, say,
+        punishes it); the turn then offers such drops too."""
+
     def close(self, st: "State", seat: int, this_turn: bool) -> bool:
         """A drop by ``seat``: True when the construct decides it later (it set ``st.closing``);
         ``this_turn``: the turn being played counts as the first after the drop (a drop out of
@@ -351,7 +356,7 @@ class Plan:
 
     __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows",
                  "closing", "spread_refusers", "hit_refusers", "discard_refusers", "multiplying",
-                 "on_laid", "starting")
+                 "on_laid", "starting", "taking_refused_drops")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -370,6 +375,7 @@ class Plan:
         self.hit_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_hit"))
         self.discard_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_discard"))
         self.multiplying = tuple(r for r in self.rules if _overrides(r, "multiplier"))  # a hand counted double
+        self.taking_refused_drops = tuple(r for r in self.rules if _overrides(r, "take_refused_drop"))  # a drop not allowed, taken
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
         out: list[A.Action] = []

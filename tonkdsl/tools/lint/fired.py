@@ -53,8 +53,6 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
     players = max(rs.players_min, min(3, rs.players_max))
     happened: set[str] = set()
     losers: list[tuple[str, int]] = []
-    # Paid as a hand goes, not by its ending: the antes (into the pot and each side pot), bonuses.
-    during = {"ante"} | {f"ante-{p.id}" for p in rs.side_pots} | {b.transfer.id for b in rs.bonuses}
     ended: dict[str, list["State"]] = {}  # the states hands ended in, by ending (causes.py asks them)
     places = expression_places(linter.doc)
     # The bonuses' conditions are asked mid-hand, at their events: a copy of the ruleset whose
@@ -70,12 +68,13 @@ def never_fired(linter: "_Linter", hands: int, seed: int) -> list[Diagnostic]:
         happened.update(f"rule:{r}" for r in out.fired)
         happened.update(f"event:{c}:{j}" for c, j in state.events_fired)
         gains = [0] * state.num_players  # what the ending paid each seat (a pot is no seat)
-        for p in out.payments:
-            if p.rule not in during:
-                if p.payer >= 0:
-                    gains[p.payer] -= p.amount
-                if p.payee >= 0:
-                    gains[p.payee] += p.amount
+        # (The outcome's payments begin with those made as the hand went, State.paid: antes,
+        # bonuses, a misplay's penalty; the ending's come after them.)
+        for p in out.payments[len(state.paid):]:
+            if p.payer >= 0:
+                gains[p.payer] -= p.amount
+            if p.payee >= 0:
+                gains[p.payee] += p.amount
         if any(gains[w] < 0 for w in out.winners):
             losers.append((out.end, i))
     found: list[Diagnostic] = []
