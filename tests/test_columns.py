@@ -35,7 +35,7 @@ def test_every_match_ends_with_every_column_closed_and_the_columns_within_the_sh
                 state.apply(greedy_bot(observation(state, seat), state.legal_actions(), Rng(seat)))
             session.finish_hand(state)
         assert all(session.columns_closed) and session.match_over
-        # A column closed because someone reached 60 in it; no column holds more than the sheet.
-        assert all(max(column) >= 60 for column in session.columns)
+        # A column closed because someone reached 30 in it; no column holds more than the sheet.
+        assert all(max(column) >= 30 for column in session.columns)
         assert all(0 <= column[g] <= session.scores[g] for column in session.columns for g in range(3))
         assert session.settlement().winners
