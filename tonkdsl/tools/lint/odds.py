@@ -269,23 +269,35 @@ def _suit_classes(by_suit: list[list[int]], extras: list[int], k: int) -> Iterat
             for rest in sizes(left - s, s, slots - 1):
                 yield (s, *rest)
 
+    # What a run of equal sizes contributes, by the rank sets it picks (in order): the renamings
+    # among its equal sets to divide by, made once per pick.
+    divisors: dict[tuple[int, ...], int] = {}
+
+    def divisor(picks: tuple[int, ...]) -> int:
+        d = divisors.get(picks)
+        if d is None:
+            d, same = 1, 1
+            for x in range(1, len(picks)):
+                same = same + 1 if picks[x] == picks[x - 1] else 1
+                d *= same
+            divisors[picks] = d
+        return d
+
     for j in range(min(len(extras), k) + 1):
         jokers, ways = extras[:j], comb(len(extras), j)
         for shape in sizes(k - j, n_ranks, n_suits):
             runs = [(s, shape.count(s)) for s in sorted(set(shape), reverse=True)]
-            for chosen in product(*(combinations_with_replacement(range(len(subsets[s])), m) for s, m in runs)):
-                # Equal rank sets are next to each other within a run (chosen in order): the
-                # renamings that give the same hand are the orders among them.
+            firsts = [sum(m for _, m in runs[:i]) for i in range(len(runs))]  # the first suit of each run
+            options = [[(picks, divisor(picks), [cards[first + x][s][pick] for x, pick in enumerate(picks)])
+                        for picks in combinations_with_replacement(range(len(subsets[s])), m)]
+                       for (s, m), first in zip(runs, firsts)]
+            for chosen in product(*options):
                 assignments = everyone
                 hand: list[int] = []
-                suit = 0
-                for (s, _), picks in zip(runs, chosen):
-                    same = 1
-                    for x, pick in enumerate(picks):
-                        same = same + 1 if x and pick == picks[x - 1] else 1
-                        assignments //= same
-                        hand += cards[suit][s][pick]
-                        suit += 1
+                for _, d, lists in chosen:
+                    assignments //= d
+                    for cs in lists:
+                        hand += cs
                 yield hand + jokers, assignments * ways
 
 
