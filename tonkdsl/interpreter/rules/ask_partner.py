@@ -99,6 +99,8 @@ NO = Kind("no", _NO, "tell your partner not to go out this turn", _always, _no, 
 class AskPartner(TurnRule):
     key = "turn.drop.ask_partner"
     named = r"ask_partner|AskPartner"
+    added_words = "A player may now ask their partner before a drop, and is bound by the answer"
+    removed_words = "A player no longer asks their partner before a drop"
     kinds = (Ask, Yes, No)
     verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {
         "ask": _word(_ASK, "ask"), "yes": _word(_YES, "yes"), "no": _word(_NO, "no")}
@@ -214,12 +216,8 @@ class AskPartner(TurnRule):
 
     @classmethod
     def changed(cls, old: Any, new: Any) -> str | None:
-        if old is None:
-            return "A player may now ask their partner before a drop, and is bound by the answer"
-        if new is None:
-            return "A player no longer asks their partner before a drop"
-        return ("A drop now needs the partner's yes" if (new or {}).get("required") else
-                "A drop no longer needs the partner's yes (asking is a choice)")
+        return super().changed(old, new) or ("A drop now needs the partner's yes" if (new or {}).get("required") else
+                                             "A drop no longer needs the partner's yes (asking is a choice)")
 
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:

@@ -182,6 +182,9 @@ class TurnRule:
     verbs: ClassVar[dict[str, Callable[[list[str]], A.Action]]] = {}
     usage: ClassVar[tuple[str, ...]] = ()  # its actions' text, for the usage line ("slap <card> on <n>")
     help: ClassVar[tuple[tuple[str, str], ...]] = ()  # (example, what it does) for a terminal player's help
+    # tonk diff's sentences where the construct's key is added or removed whole (see changed)
+    added_words: ClassVar[str] = ""
+    removed_words: ClassVar[str] = ""
     facts: frozenset[str] = frozenset()  # (a construct whose facts depend on its settings sets them when built)
 
     @classmethod
@@ -294,7 +297,12 @@ class TurnRule:
     @classmethod
     def changed(cls, old: Any, new: Any) -> str | None:
         """``tonk diff``'s sentence for a change of a construct whose key is one value (None: not
-        written); None: the key's description with the old and new values."""
+        written); None: the key's description with the old and new values. By default, where the
+        key is added or removed whole, the construct's ``added_words`` or ``removed_words``."""
+        if old is None and cls.added_words:
+            return cls.added_words
+        if new is None and cls.removed_words:
+            return cls.removed_words
         return None
 
     @classmethod

@@ -25,6 +25,8 @@ _KEY = "drawn_at_once"  # the construct's memory: (turn, the card drawn) while i
 class DrawnAtOnce(TurnRule):
     key = "drawn_at_once"
     named = "drawn_at_once|DrawnAtOnce"
+    added_words = "A card drawn from the stock is now played at once (in a spread, onto one, or discarded)"
+    removed_words = "A card drawn from the stock now joins the hand (no longer played at once)"
     schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "x-construct": True,
@@ -125,13 +127,6 @@ class DrawnAtOnce(TurnRule):
                          "drawing it is a spread or a hit that holds it, or its discard, which ends your turn; it "
                          "never stays in your hand.")]
 
-    @classmethod
-    def changed(cls, old: Any, new: Any) -> str | None:
-        if old is None:
-            return "A card drawn from the stock is now played at once (in a spread, onto one, or discarded)"
-        if new is None:
-            return "A card drawn from the stock now joins the hand (no longer played at once)"
-        return None
 
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 class FullBooks(TurnRule):
     key = "full_books"
     named = r"full_books|FullBooks"
+    added_words = "A full book now leaves the table (its cards go under the discard pile)"
+    removed_words = "A full book now stays on the table"
     schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "x-construct": True,
@@ -79,13 +81,6 @@ class FullBooks(TurnRule):
                          "turn: its cards go under the discard pile, and the spreads after it move up one number; "
                          "its owner still counts it as a spread laid.")]
 
-    @classmethod
-    def changed(cls, old: Any, new: Any) -> str | None:
-        if old is None:
-            return "A full book now leaves the table (its cards go under the discard pile)"
-        if new is None:
-            return "A full book now stays on the table"
-        return None
 
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:

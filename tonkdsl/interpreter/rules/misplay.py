@@ -28,6 +28,8 @@ RULE = "misplay"  # the penalty's rule in the outcome (its payments, the rules t
 class Misplay(TurnRule):
     key = "turn.drop.misplay"
     named = r"\bmisplay\b|Misplay"
+    added_words = "A drop the drop condition does not allow is now a misplay, punished, rather than refused"
+    removed_words = "A drop the drop condition does not allow is now refused (no misplay)"
     schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "x-construct": True,
@@ -94,13 +96,6 @@ class Misplay(TurnRule):
                                          f"misplay. The player pays each other player {words(rule.penalty.source, None)} "
                                          f"at once, and {_THEN[rule.then]}.")]
 
-    @classmethod
-    def changed(cls, old: Any, new: Any) -> str | None:
-        if old is None:
-            return "A drop the drop condition does not allow is now a misplay, punished, rather than refused"
-        if new is None:
-            return "A drop the drop condition does not allow is now refused (no misplay)"
-        return None
 
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:
