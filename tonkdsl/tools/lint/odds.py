@@ -288,17 +288,19 @@ def _suit_classes(by_suit: list[list[int]], extras: list[int], k: int) -> Iterat
         for shape in sizes(k - j, n_ranks, n_suits):
             runs = [(s, shape.count(s)) for s in sorted(set(shape), reverse=True)]
             firsts = [sum(m for _, m in runs[:i]) for i in range(len(runs))]  # the first suit of each run
-            options = [[(picks, divisor(picks), [cards[first + x][s][pick] for x, pick in enumerate(picks)])
+            # Each pick of a run of equal sizes as its divisor and its cards in one list: a class
+            # is then one join per run of sizes.
+            options = [[(divisor(picks), [c for x, pick in enumerate(picks) for c in cards[first + x][s][pick]])
                         for picks in combinations_with_replacement(range(len(subsets[s])), m)]
                        for (s, m), first in zip(runs, firsts)]
             for chosen in product(*options):
                 assignments = everyone
                 hand: list[int] = []
-                for _, d, lists in chosen:
+                for d, cs in chosen:
                     assignments //= d
-                    for cs in lists:
-                        hand += cs
-                yield hand + jokers, assignments * ways
+                    hand += cs
+                hand += jokers
+                yield hand, assignments * ways
 
 
 _FACTORIALS = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880, 3628800, 39916800, 479001600, 6227020800]
