@@ -84,6 +84,11 @@ class Table:
         # (The node is kept with its term: an id is reused once its node is freed.)
         self.spread_terms: dict[int, tuple[Tree[Token], z3.ExprRef]] = {}
         self.spread_examples: list[tuple[list[z3.ExprRef], dict[tuple[Any, ...], tuple[int, ...]]]] = []
+        # Each expression read once per table: the same few sets ('winners', 'opponents', a
+        # payout's 'from') are asked of one table by question after question, and the facts
+        # their reading adds stay in the solver (they are added outside the questions' push).
+        self._trees: dict[str, Tree[Token]] = {}
+        self._sets: dict[str, list[Any]] = {}
         for role in ("payer", "payee", "scored", "owner", "dealer"):
             self.seats[role] = self.seat_var(role)
         for role, same in moment.roles.items():
@@ -219,15 +224,22 @@ class Table:
 
     def set_of(self, source: str) -> list[Any]:
         """The set of players ``source`` names, read for the actor (seat 0)."""
-        return self.members(self.parsed(source), z3.IntVal(0))
+        got = self._sets.get(source)
+        if got is None:
+            got = self._sets[source] = self.members(self.parsed(source), z3.IntVal(0))
+        return got
 
     def parsed(self, source: str) -> Tree[Token]:
+        tree = self._trees.get(source)
+        if tree is not None:
+            return tree
         try:
             tree = parse(source)
         except ExprError:
             raise Unknown(source) from None
         if self.moment.spreads is not None and "spread" in source:
             self.read_spreads(source, tree)
+        self._trees[source] = tree
         return tree
 
     def read_spreads(self, source: str, tree: Tree[Token]) -> None:
