@@ -73,7 +73,7 @@ class MeldRules:
         "asks_after_deal", "asks_at_start", "asks_after_draw", "asks_after_discard", "turn_start_hooks",
         "claims_in_play", "play_extras", "_arrangements", "_dead_counts", "drop_reads_hand", "drop_reads_deadwood", "hand_drops", "guards",
         "spread_checked", "free_discard_draw", "play_conditions", "hit_reads_cards", "naturals_bind", "plan",
-        "windows", "hits_checked", "discards_checked", "starts_extra")
+        "windows", "hits_checked", "discards_checked", "starts_extra", "draws_last")
 
     def __init__(self, rs: "Ruleset", pack: "Pack | None" = None) -> None:
         pack = rs.pack if pack is None else pack
@@ -106,8 +106,11 @@ class MeldRules:
         # The ruleset's constructs by the steps they act at (tonkdsl/interpreter/rules/): empty
         # for most rulesets, so that each of the turn's hooks is one test of an empty tuple.
         self.plan: Plan = plan_for(rs)
+        # A turn whose draw comes last (a construct's: TurnRule.owes_draw) offers no draw at its
+        # start: the player plays and discards, then draws from the stock (TurnRules._do_last_draw).
+        self.draws_last = bool(self.plan.drawing_last)
         self.draws_stock = "stock" in rs.draw_from
-        self.draws_discard = "discard" in rs.draw_from
+        self.draws_discard = "discard" in rs.draw_from and not self.draws_last
         # The constructs' guards by (step, action): the conditions on the player to move's own
         # actions beyond the keys' own (rules/in_turn.py). Empty for most rulesets: each check is
         # one dict lookup.
@@ -142,7 +145,7 @@ class MeldRules:
         # A drop allowed always is still refused while the hand closes after a drop (its last
         # round): then it varies.
         always = drop is True and not self.plan.closing and ("turn_start", "drop") not in self.guards
-        self.start_kinds = (1 if always and at_start else 0) | (4 if self.draws_stock else 0)
+        self.start_kinds = (1 if always and at_start else 0) | (4 if self.draws_stock and not self.draws_last else 0)
         self.drop_varies = at_start and not always and drop is not False
         # A drop (knock) may be made after drawing, before the discard or instead of it.
         self.play_drop = "before_discard" in rs.drop_at or "instead_of_discard" in rs.drop_at

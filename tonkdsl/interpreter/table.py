@@ -10,6 +10,9 @@ START, PLAY, EXTRA, OVER = "start", "play", "extra_discard", "over"
 # The end of a hand a table voids when a rule fails at play (State.void): nothing is paid.
 VOID = "void"
 ASK = "ask"  # players other than the one to move are asked in turn (eat, drop, fold: Ruleset.windows)
+# The player to move has played and discarded, and draws to end their turn: a turn whose draw
+# comes last (a construct's: TurnRule.owes_draw).
+DRAW_LAST = "draw_last"
 
 # The kinds of event in a hand's public record (State.record: (seat, kind, card) in order; the
 # card is -1 for a draw from the stock, which nobody else sees): what every player saw go into

@@ -17,7 +17,7 @@ from tonkdsl.interpreter.rules import rule_of_kind
 from tonkdsl.interpreter.rules.base import Closing, Guard
 from tonkdsl.interpreter.outcome import Outcome
 from tonkdsl.interpreter.board import PlayerStats, TableSpread
-from tonkdsl.interpreter.table import (ASK, DISCARDED, DREW_STOCK, DROP_DECLINED, EXTRA, LAID, MAX_TURNS, OVER, PLAY,
+from tonkdsl.interpreter.table import (ASK, DISCARDED, DRAW_LAST, DREW_STOCK, DROP_DECLINED, EXTRA, LAID, MAX_TURNS, OVER, PLAY,
                                       START, NO_SLOTS, TOOK, IllegalAction)
 from tonkdsl.language.cards import CardSyntaxError, Pack, format_card, parse_card
 from tonkdsl.language.names import EvalContext
@@ -141,21 +141,33 @@ class TurnRules:
             return self._start_options(current)
         if phase == ASK:
             return asking.options(self)  # type: ignore[arg-type]
+        if phase == DRAW_LAST:  # the draw that ends a turn whose draw comes last: from the stock
+            out = A.ActionList((_DRAW_STOCK,))
+            out.spans = {A.DrawStock: (0, 1)}
+            out.discard_cards = _NO_CARDS
+            return out
         out = A.ActionList()  # EXTRA: a player who owes an extra discard discards any card
         out.spans = {}
         out.discard_cards = _NO_CARDS
         self._add_discards(out, current, None)
         return out
 
-    def _start_options(self, seat: int) -> A.ActionList:
+    def _start_kinds(self, seat: int) -> int:
+        """Which of the start's drop and claim ``seat`` may play now, with the draws always legal
+        (bits of _START: 1 drop, 2 claim, 4 draw stock)."""
         melds = self.melds
-        kinds = melds.start_kinds  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
+        kinds = melds.start_kinds
         if melds.drop_varies and self._can_drop(seat):  # (no drop in the last round after a drop)
             kinds |= 1
         elif melds.plan.taking_refused_drops and not kinds & 1 and self._drop_refused_by_condition(seat):
             kinds |= 1  # a drop not allowed is offered all the same: a construct takes it (TurnRule.take_refused_drop)
         if melds.has_claims and self._claimable(seat) is not None:
             kinds |= 2
+        return kinds
+
+    def _start_options(self, seat: int) -> A.ActionList:
+        melds = self.melds
+        kinds = self._start_kinds(seat)  # which of drop, claim, draw stock, draw discard are legal (bits of _START)
         # Taking the discard into a hand that keeps other cards needs no check unless the card
         # must be played at once (see _can_draw_discard).
         if melds.draws_discard and self.discard_pile and (
@@ -169,9 +181,13 @@ class TurnRules:
         extra = self.melds.plan.options(self, seat) if self.pending is not None else None  # type: ignore[arg-type]
         if melds.starts_extra:
             extra = (extra or []) + melds.plan.start_options(self, seat)  # type: ignore[arg-type]
+        discards: Sequence[int] = _NO_CARDS
+        if melds.draws_last:  # the turn begins with its plays: its draw comes last
+            plays, discards = self._plays_before_draw(seat, kinds)
+            extra = (extra or []) + plays
         actions, spans = _START_LISTS.get(kinds) or _start_list(kinds)
         out = _ACTION_LIST(actions)
-        out.discard_cards = _NO_CARDS
+        out.discard_cards = discards
         if extra:  # the constructs' actions come first
             n = len(extra)
             out[:0] = extra
@@ -179,6 +195,38 @@ class TurnRules:
         else:
             out.spans = spans  # shared: the spans of an ActionList are read, never changed
         return out
+
+    def _plays_before_draw(self, seat: int, kinds: int) -> tuple[list[A.Action], Sequence[int]]:
+        """What the player to move may play at the start of a turn whose draw comes last (and
+        the card ids of its discards): what they could play after a draw elsewhere (spreads,
+        hits, discards, a drop in play), asked as in the play phase, but the drop and the claim
+        the start offers itself (``kinds``), which are the start's."""
+        self.phase = PLAY
+        try:
+            played = self._play_options(seat)
+        finally:
+            self.phase = START
+        plays = [a for a in played if not ((kinds & 1 and type(a) is A.Drop) or (kinds & 2 and type(a) is A.Claim))]
+        return plays, played.discard_cards
+
+    def _played_before_draw(self, seat: int, action: A.Action) -> bool:
+        """At the start of a turn whose draw comes last, play ``action`` as in the play phase
+        when it is one of those plays (the turn goes on in that phase); False when it is not (a
+        drop or a claim the start offers itself, a draw)."""
+        kind = type(action)
+        if kind is A.Drop or kind is A.Claim:
+            if self._start_kinds(seat) & (1 if kind is A.Drop else 2):
+                return False
+        handler = _HANDLERS[PLAY].get(kind)
+        if handler is None:
+            return False
+        self.phase = PLAY
+        try:
+            handler(self, seat, action)
+        except IllegalAction:  # (every handler refuses before it changes anything)
+            self.phase = START
+            raise
+        return True
 
     def _play_options(self, seat: int) -> A.ActionList:
         """What ``seat`` may do after drawing (a drop joins where the ruleset allows it then,
@@ -594,6 +642,9 @@ class TurnRules:
             return rule.play(self, seat if player is None else player, action)  # type: ignore[arg-type]
         if player is not None and player != seat:
             raise IllegalAction(self._not_out_of_turn())
+        if self.phase == START and self.melds.draws_last and kind not in _HANDLERS[START] \
+                and self._played_before_draw(seat, action):
+            return None  # (a drop or a claim at the start is routed by its own handler)
         handler = _HANDLERS[self.phase].get(kind)
         if handler is None:
             unused = rule_of_kind(kind)
@@ -640,6 +691,10 @@ class TurnRules:
         if (self.phase == PLAY and isinstance(action, (A.DrawStock, A.DrawDiscard)) and self.turn_number == 1
                 and not self.ruleset.first_turn_draws):
             return "the first player does not draw on the first turn: lay spreads and discard"
+        if self.phase == DRAW_LAST:
+            return "you have discarded: draw from the stock to end your turn ('draw stock')"
+        if self.melds.draws_last and isinstance(action, (A.DrawStock, A.DrawDiscard)):
+            return "in this ruleset you draw at the end of your turn: play and discard first, then 'draw stock'"
         if self.phase == START:
             return f"you must draw first ('{action}' comes after 'draw stock' or 'draw discard')"
         if isinstance(action, (A.Drop, A.Claim)):
@@ -657,6 +712,8 @@ class TurnRules:
                 and (not self.melds.guards or self._guard_fails(TURN_START, "drop", seat) is None))
 
     def _do_drop(self, seat: int, action: A.Action) -> None:
+        if self.melds.draws_last and self._played_before_draw(seat, action):
+            return  # a turn whose draw comes last: the drop offered at its start is the one of its plays
         if "start" not in self.ruleset.drop_at:
             raise IllegalAction("in this ruleset you drop after drawing, not at the start of your turn")
         taking_refused_drops = self.melds.plan.taking_refused_drops
@@ -668,6 +725,8 @@ class TurnRules:
         self._knock(seat)
 
     def _do_claim(self, seat: int, action: A.Action) -> None:
+        if self.melds.draws_last and self._played_before_draw(seat, action):
+            return  # a turn whose draw comes last: the claim offered at its start is the one of its plays
         rule = self._claimable(seat)
         if rule is None:
             raise IllegalAction(self._guard_refusal(TURN_START, "claim", seat, "claim now")
@@ -679,6 +738,8 @@ class TurnRules:
         melds = self.melds  # read once: the commonest action of every hand
         if not melds.draws_stock:
             raise IllegalAction("this ruleset does not let you draw from the stock")
+        if melds.draws_last:
+            raise IllegalAction(self._out_of_phase(action))
         must_take = self.ruleset.must_take
         if must_take is not None and self.discard_pile and self._can_draw_discard(seat) and self._test(must_take, seat):
             raise IllegalAction(f"you must take the discard ({self.pack.names[self.discard_pile[-1]]}): the "
@@ -693,6 +754,8 @@ class TurnRules:
     def _do_draw_discard(self, seat: int, action: A.Action) -> None:
         if "discard" not in self.ruleset.draw_from:
             raise IllegalAction("this ruleset does not let you take the discard")
+        if self.melds.draws_last:
+            raise IllegalAction(self._out_of_phase(action))
         if not self.discard_pile:
             raise IllegalAction("the discard pile is empty")
         if not self._can_draw_discard(seat):
@@ -770,7 +833,7 @@ class TurnRules:
         self.hit_cards_this_turn += len(cards)
         self._event("spread_hit", seat, owner=sp.owner, spread=tuple(sp.cards))
         if rs.hit_ends_turn and self.hands[seat]:
-            self._next_turn()
+            self._end_play(seat)
             return
         self._after_play(seat, by_spread=False)
 
@@ -822,6 +885,9 @@ class TurnRules:
         if not hand and self._test(rs.going_out_allowed, seat):
             self.stats[seat].out_by_spread = False
             self._end("out_on_discard", actor=seat)
+            return
+        if melds.draws_last and not self.knock_declared and melds.plan.owes_draw(self, seat):  # type: ignore[arg-type]
+            self.phase = DRAW_LAST  # whoever may act on the discard is asked after the draw that ends the turn
             return
         if discard_flow and self._after_discard(seat, card):
             return
@@ -932,7 +998,31 @@ class TurnRules:
         st.out_by_spread = by_spread
         if self._test(self.ruleset.going_out_allowed, seat):
             return self._end("tonk_out", actor=seat)
-        return self._next_turn()  # cannot go out now: the turn passes with an empty hand
+        return self._end_play(seat)  # cannot go out now: the turn passes with an empty hand
+
+    def _end_play(self, seat: int) -> None:
+        """The player to move is done without a discard (a hit that ends the turn, an empty hand
+        that may not go out): the turn passes, after the draw where the draw comes last."""
+        if self.melds.draws_last and self.melds.plan.owes_draw(self, seat):  # type: ignore[arg-type]
+            self.phase = DRAW_LAST
+            return
+        self._next_turn()
+
+    def _do_last_draw(self, seat: int, action: A.Action) -> None:
+        """The draw that ends a turn whose draw comes last: from the stock (rebuilt where the
+        ruleset says, else the hand ends as the stock runs out); then the players who may act on
+        the discard are asked, as after any discard, and the turn passes."""
+        if not self.stock and not self._rebuild_stock():
+            self._end("stock_exhausted", actor=seat)
+            return
+        last = self.record[-1] if self.record else None
+        discarded = last[2] if last is not None and last[0] == seat and last[1] == DISCARDED else -1
+        self._draw(seat, self.stock.pop(), False)
+        if discarded >= 0 and self.melds.asks_after_discard and asking.open_at(self, "after_discard", seat):  # type: ignore[arg-type]
+            return
+        self._next_turn()
+        if discarded >= 0 and self.melds.plan.on_discard and self._outcome is None:
+            self._discard_passed(seat, discarded)
 
     def _drop(self, seat: int) -> None:
         won = self._test(self.ruleset.drop_wins_if, seat)
@@ -1054,6 +1144,7 @@ _HANDLERS: dict[str, dict[type, _Handler]] = {
            A.Claim: TurnRules._do_claim_bonus,
            A.Drop: lambda state, seat, action: state._do_play_drop(seat, action)},  # in TurnFlow
     EXTRA: {A.Discard: TurnRules._do_extra_discard},
+    DRAW_LAST: {A.DrawStock: TurnRules._do_last_draw},
     ASK: {},  # answers go through TurnRules._apply_asked
     OVER: {},
 }

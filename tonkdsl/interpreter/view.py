@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 from tonkdsl.interpreter.engine import State
 from tonkdsl.interpreter.melds import MeldRules
 from tonkdsl.interpreter.shuffle import shuffle
-from tonkdsl.interpreter.table import START
+from tonkdsl.interpreter.table import DRAW_LAST, START
 from tonkdsl.language.cards import Pack
 from tonkdsl.language.rng import Rng
 from tonkdsl.language.ruleset import Ruleset
@@ -155,6 +155,9 @@ class View:
         otherwise): public, and a hint at what they kept. A hand changes in its own turn, so
         only the player in the middle of a turn (they drew) has a stale last discard."""
         st = self._state
+        if st.melds.draws_last:  # the draw ends each turn: every hand changed after its last discard
+            return tuple(c if c >= 0 and seat == st.current and st.phase == DRAW_LAST else None
+                         for seat, c in enumerate(st.last_discard))
         acting = st.current_player() if st.phase != START else -1
         return tuple(c if c >= 0 and seat != acting else None for seat, c in enumerate(st.last_discard))
 

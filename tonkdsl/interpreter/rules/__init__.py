@@ -12,6 +12,7 @@ from tonkdsl.interpreter.rules.ask_partner import AskPartner
 from tonkdsl.interpreter.rules.base import Finding, Plan, Sentence, TurnRule
 from tonkdsl.interpreter.rules.buying import Buying
 from tonkdsl.interpreter.rules.digging import Digging
+from tonkdsl.interpreter.rules.discard_first import DiscardFirst
 from tonkdsl.interpreter.rules.discard_sets import DiscardSets
 from tonkdsl.interpreter.rules.drawn_at_once import DrawnAtOnce
 from tonkdsl.interpreter.rules.full_books import FullBooks
@@ -43,6 +44,7 @@ RULES: tuple[type[TurnRule], ...] = (
     AskPartner,
     FullBooks,
     Misplay,
+    DiscardFirst,
 )
 
 

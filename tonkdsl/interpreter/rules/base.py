@@ -43,6 +43,7 @@ STOCK_NEVER_EMPTY = "stock_never_empty"  # the hand ends before the stock runs o
 DROPS_OUT_OF_TURN = "drops_out_of_turn"  # a player may drop outside their own turn (so a drop needs no turn begun)
 FOLDS = "folds"  # a player may sit out the rest of the hand while it goes on (the sets about players shrink)
 CLOSES_AFTER_DROP = "closes_after_drop"  # a drop is decided only after more turns (TurnRule.close)
+DRAW_ENDS_TURN = "draw_ends_turn"  # the player to move draws last: nothing is played after the draw (TurnRule.owes_draw)
 
 # The section of a construct's sentence that goes among the sentences on the drop, before how a
 # drop is won (the rules sheet places it there; it is no section of its own).
@@ -260,6 +261,12 @@ class TurnRule:
         ``st.rules_taken``."""
         return 1
 
+    def owes_draw(self, st: "State", seat: int) -> bool:
+        """Whether ``seat``, the player to move, done playing, still draws before the turn passes:
+        a construct that defines this makes the draw the last step of the turn (no draw is
+        offered at its start; the player plays and discards first, then draws from the stock)."""
+        return False
+
     def take_refused_drop(self, st: "State", seat: int) -> None:
         """``seat`` dropped at the start of their turn where turn.drop.allowed does not allow it:
         a construct that defines this takes the drop instead of the turn refusing it (and, say,
@@ -364,7 +371,7 @@ class Plan:
 
     __slots__ = ("rules", "by_kind", "offering", "in_play", "on_discard", "on_draw", "facts", "stock_cards", "windows",
                  "closing", "spread_refusers", "hit_refusers", "discard_refusers", "multiplying",
-                 "on_laid", "starting", "taking_refused_drops")
+                 "on_laid", "starting", "taking_refused_drops", "drawing_last")
 
     def __init__(self, rules: Iterable[TurnRule]) -> None:
         self.rules = tuple(rules)
@@ -384,6 +391,7 @@ class Plan:
         self.discard_refusers = tuple(r for r in self.rules if _overrides(r, "refuses_discard"))
         self.multiplying = tuple(r for r in self.rules if _overrides(r, "multiplier"))  # a hand counted double
         self.taking_refused_drops = tuple(r for r in self.rules if _overrides(r, "take_refused_drop"))  # a drop not allowed, taken
+        self.drawing_last = tuple(r for r in self.rules if _overrides(r, "owes_draw"))  # the draw ends the turn
 
     def options(self, st: "State", seat: int) -> list[A.Action]:
         out: list[A.Action] = []
@@ -409,6 +417,10 @@ class Plan:
     def hit_refusal(self, st: "State", seat: int, cards: Sequence[int] | None = None) -> str | None:
         """The first construct's refusal of a hit by ``seat`` (of ``cards``, where known) now, or None."""
         return next((why for r in self.hit_refusers if (why := r.refuses_hit(st, seat, cards)) is not None), None)
+
+    def owes_draw(self, st: "State", seat: int) -> bool:
+        """Whether the player to move draws before their turn passes (TurnRule.owes_draw)."""
+        return any(rule.owes_draw(st, seat) for rule in self.drawing_last)
 
     def start_options(self, st: "State", seat: int) -> list[A.Action]:
         """What the constructs offer the player to move at the start of their turn."""

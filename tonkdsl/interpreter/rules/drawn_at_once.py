@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from tonkdsl.interpreter import actions as A
-from tonkdsl.interpreter.rules.base import Finding, Sentence, TurnRule, Words, needs_draw_from, recall, remember
+from tonkdsl.interpreter.rules.base import (DRAW_ENDS_TURN, Finding, Sentence, TurnRule, Words, needs_draw_from, recall,
+                                             remember)
 
 if TYPE_CHECKING:
     from tonkdsl.interpreter.engine import State
@@ -130,4 +131,8 @@ class DrawnAtOnce(TurnRule):
 
     @classmethod
     def lint(cls, rs: "Ruleset", facts: frozenset[str]) -> list[Finding]:
+        if cls.section(rs) is not None and DRAW_ENDS_TURN in facts:
+            return [Finding("rule-for-disabled", "warning", "drawn_at_once is about the card drawn from the stock, "
+                            "but here the draw ends the turn (a turn whose draw comes last): nothing is played "
+                            "after it", (cls.key,), hint="leave drawn_at_once out")]
         return needs_draw_from(cls, rs, "stock", "drawn_at_once is about the card drawn from the stock")

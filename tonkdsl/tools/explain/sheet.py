@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tonkdsl.interpreter.rules import RULES, plan_for
-from tonkdsl.interpreter.rules.base import DROP_SENTENCES, DROPS_OUT_OF_TURN, FOLDS, STOCK_NEVER_EMPTY
+from tonkdsl.interpreter.rules.base import DRAW_ENDS_TURN, DROP_SENTENCES, DROPS_OUT_OF_TURN, FOLDS, STOCK_NEVER_EMPTY
 from tonkdsl.language.cards import JOKER
 from tonkdsl.language.ruleset import REBUILD_ALWAYS, Ending, Ruleset, Transfer
 from tonkdsl.tools.explain.words import READER, amount, one_player, payment, players, pot_words, words
@@ -317,10 +317,13 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         turn.lines.append("The first player does not draw on the first turn: they "
                           + ("lay spreads and discard." if can.lays else "discard."))
     drop_when = "" if rs.drop_allowed.source.strip() == "true" else f" if {words(rs.drop_allowed.source, 'you')}"
+    # A turn whose draw comes last (a construct's): the plays come first, the discard, then the draw.
+    draw_last = DRAW_ENDS_TURN in plan_for(rs).facts
+    after = "" if draw_last else "after drawing, "
     moments = {"start": "at the start of your turn",
-               "before_discard": "after drawing, before your discard (the condition is read on the hand the "
-                                 "discard leaves, and the discard ends your turn)",
-               "instead_of_discard": "after drawing, instead of discarding"}
+               "before_discard": f"{after}before your discard (the condition is read on the hand the discard "
+                                 "leaves, and the discard ends your turn)",
+               "instead_of_discard": f"{after}instead of discarding"}
     # With both ways after the draw listed, the engine takes instead_of_discard (see lint).
     at = [m for m in rs.drop_at if not (m == "before_discard" and "instead_of_discard" in rs.drop_at)]
     when = " or ".join(moments[m] for m in at) + ("," if len(at) > 1 else "")
@@ -337,13 +340,19 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         turn.lines += drop_lines
     sources = {"stock": "the top card of the stock", "discard": "the top card of the discard pile"}
     take = "Otherwise you take" if at_start else "At the start of your turn you take"
-    turn.lines.append(f"{take} {' or '.join(sources[s] for s in rs.draw_from)} into your hand.")
+    if draw_last:  # (the construct's own sentence says the draw)
+        turn.lines.append(("Otherwise you" if at_start else "At your turn you") + " play without drawing first.")
+    else:
+        turn.lines.append(f"{take} {' or '.join(sources[s] for s in rs.draw_from)} into your hand.")
     if rs.discard_must_be_used:
         turn.lines.append("A card taken from the discard pile must go into a spread at once.")
     if rs.must_take is not None and rs.must_take.source.strip() != "false":
         turn.lines.append(f"You must take the top discard instead of drawing from the stock when "
                           f"{words(rs.must_take.source, 'you')}.")
-    turn.lines.append((f"Then you may {can.plays()}, and you end" if can.plays() else "Then you end")
+    end = "you discard one card face up" if draw_last else "you end your turn by discarding one card face up"
+    turn.lines.append((f"You may {can.plays()}, and then {end}" if can.plays() else f"Then {end}") + "."
+                      if draw_last else
+                      (f"Then you may {can.plays()}, and you end" if can.plays() else "Then you end")
                       + " your turn by discarding one card face up." + (" You may not discard the card you took from the discard pile in the "
                                              "same turn." if rs.not_the_card_taken else ""))
     if not at_start:
@@ -352,7 +361,8 @@ def build(rs: Ruleset, stake: int = 1) -> list[Section]:
         who = "any other player" if rs.eat_allowed.source.strip() == "true" else \
             f"another player when {words(rs.eat_allowed.source, 'they')}"
         once = ", if they lay it in a spread at once," if rs.eat_spread_at_once else ""
-        turn.lines.append(f"Eating: before the next player draws, {who} may take the last discard{once} and play "
+        moment = "once the discarder has drawn" if draw_last else "before the next player draws"
+        turn.lines.append(f"Eating: {moment}, {who} may take the last discard{once} and play "
                           "their turn from there; the players in between lose their turn. When several want it, "
                           "the one nearest the discarder's left has it.")
     turn.lines.append(_CONSTRUCTS_HERE)  # the constructs' sentences of a turn come here (the rest: at the end)
