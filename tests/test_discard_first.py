@@ -116,6 +116,10 @@ def test_lint_warns_that_a_card_drawn_at_once_never_is_when_the_draw_ends_the_tu
     found = [d for d in lint(path).diagnostics if d.code == "rule-for-disabled"]
     assert [d.message for d in found] == ["drawn_at_once is about the card drawn from the stock, but here the draw "
                                           "ends the turn (a turn whose draw comes last): nothing is played after it"]
+    # ... and the rules sheet does not describe a play after the draw that never comes
+    rs = load_ruleset(path, allow_paths=[RULES.parent])
+    assert "played at once" not in explain(rs, "text")
+    assert "played at once" in explain(load_ruleset(TESTS / "variations" / "x76-drawn-at-once.yaml"), "text")
 
 
 def test_the_rules_sheet_says_the_turn_in_its_order() -> None:
@@ -125,3 +129,15 @@ def test_the_rules_sheet_says_the_turn_in_its_order() -> None:
     assert "The draw comes last: after your discard you draw the top card of the stock, and that ends your turn." \
         in sheet
     assert "Otherwise you take" not in sheet and "by discarding one card" not in sheet
+
+
+def test_lint_warns_of_a_rule_out_of_turn_asked_after_a_draw_that_ends_the_turn(write) -> None:
+    path = write("late.yaml", f"extends: {RULES}\nname: Discard first, a drop after the draw\nturn:\n  out_of_turn:\n"
+                 "    - {id: late-drop, do: drop, at: [after_draw], when: count <= 10}\n")
+    found = [d for d in lint(path).diagnostics if d.code == "rule-for-disabled"]
+    assert [(d.message, d.line) for d in found] == [
+        ("'late-drop' is asked after the player to move draws, but here the draw ends the turn (a turn whose draw "
+         "comes last): at after_draw it is never asked", 5)]
+    fine = write("fine.yaml", f"extends: {RULES}\nname: Discard first, a drop after the discard\nturn:\n  out_of_turn:\n"
+                 "    - {id: late-drop, do: drop, at: [after_discard], when: count <= 10}\n")
+    assert not [d for d in lint(fine).diagnostics if d.code == "rule-for-disabled"]

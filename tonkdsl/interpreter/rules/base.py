@@ -292,7 +292,8 @@ class TurnRule:
     @classmethod
     def sheet(cls, rs: "Ruleset", words: Words, never: frozenset[str]) -> list[Sentence]:
         """Its rules-sheet sentences (``words(source, subject)`` turns an expression into plain words; ``never``: the
-        player to move's own actions the ruleset never allows, of which nothing is said)."""
+        player to move's own actions the ruleset never allows, of which nothing is said: spread, hit, drop,
+        play_after_draw)."""
         return []
 
     @classmethod

@@ -121,8 +121,8 @@ class DrawnAtOnce(TurnRule):
     @classmethod
     def sheet(cls, rs: "Ruleset", words: Words, never: frozenset[str]) -> list[Sentence]:
         section = cls.section(rs)
-        if section is None or "stock" not in rs.draw_from:
-            return []
+        if section is None or "stock" not in rs.draw_from or "play_after_draw" in never:
+            return []  # (nobody draws from the stock, or nothing is played after a draw: lint says so)
         when = cls._when(cls.from_section(section), words)
         return [Sentence("A turn", f"A card you draw from the stock is played at once{when}: your first play after "
                          "drawing it is a spread or a hit that holds it, or its discard, which ends your turn; it "

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tonkdsl.interpreter import actions as A
 from tonkdsl.interpreter.asking import Asking, Kind, Window, close, close_for_mover, in_hand
-from tonkdsl.interpreter.rules.base import (CLOSES_AFTER_DROP, DROPS_OUT_OF_TURN, FOLDS, Finding, Sentence, TurnRule,
+from tonkdsl.interpreter.rules.base import (CLOSES_AFTER_DROP, DRAW_ENDS_TURN, DROPS_OUT_OF_TURN, FOLDS, Finding, Sentence, TurnRule,
                                             Words, rule_list)
 from tonkdsl.interpreter.table import START
 
@@ -249,6 +249,12 @@ class OutOfTurn(TurnRule):
                 out.append(Finding("rule-for-disabled", "warning", f"'{rid}' lets a player {kind.words}, which is "
                                    f"offered only at {' or '.join(kind.moments)}: at {' and '.join(never)} it never is",
                                    here + ("at",), hint=f"at: [{', '.join(kind.moments)}]"))
+            if DRAW_ENDS_TURN in facts and "after_draw" in (entry.get("at") or ()) and "after_draw" in kind.moments:
+                # (the draw that ends the turn passes it on at once: nobody is asked in between)
+                out.append(Finding("rule-for-disabled", "warning", f"'{rid}' is asked after the player to move "
+                                   "draws, but here the draw ends the turn (a turn whose draw comes last): at "
+                                   "after_draw it is never asked", here + ("at",),
+                                   hint="ask it at turn_start or after_discard"))
             if kind.draws_discard and "discard" not in rs.draw_from:
                 out.append(Finding("rule-for-disabled", "warning", f"'{rid}' lets a player {kind.words}, but the "
                                    "player to move may only draw from the stock (turn.draw.from): it is never offered",

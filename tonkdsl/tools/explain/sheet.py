@@ -212,19 +212,21 @@ class _Possible:
     drops: bool  # a player may drop in their own turn
     any_drop: bool  # ... or out of turn
     folds: bool
+    after_draw: bool = True  # a player may play after their draw (not where the draw ends the turn)
 
     @classmethod
     def of(cls, rs: Ruleset) -> "_Possible":
         lays = not _never(rs.spread_allowed)
         hits = (rs.hit_books or rs.hit_runs) and not _never(rs.hit_allowed) and (lays or rs.drop_lays_spreads)
         drops = not _never(rs.drop_allowed)
+        facts = plan_for(rs).facts
         return cls(lays, hits, (lays or hits) and not _never(rs.going_out_allowed), drops,
-                   drops or DROPS_OUT_OF_TURN in plan_for(rs).facts, FOLDS in plan_for(rs).facts)
+                   drops or DROPS_OUT_OF_TURN in facts, FOLDS in facts, DRAW_ENDS_TURN not in facts)
 
     def never(self) -> frozenset[str]:
         """The player to move's own actions the ruleset never allows (a construct says nothing of them)."""
-        return frozenset(do for do, possible in (("spread", self.lays), ("hit", self.hits), ("drop", self.drops))
-                         if not possible)
+        return frozenset(do for do, possible in (("spread", self.lays), ("hit", self.hits), ("drop", self.drops),
+                                                 ("play_after_draw", self.after_draw)) if not possible)
 
     def plays(self) -> str:
         """What a turn may do between the draw and the discard, in words ("" when nothing)."""
