@@ -141,3 +141,16 @@ def test_lint_warns_of_a_rule_out_of_turn_asked_after_a_draw_that_ends_the_turn(
     fine = write("fine.yaml", f"extends: {RULES}\nname: Discard first, a drop after the discard\nturn:\n  out_of_turn:\n"
                  "    - {id: late-drop, do: drop, at: [after_discard], when: count <= 10}\n")
     assert not [d for d in lint(fine).diagnostics if d.code == "rule-for-disabled"]
+
+
+def test_the_steps_of_ones_own_turn_are_said_in_the_turns_order(write) -> None:
+    path = write("steps.yaml", f"extends: {RULES}\nname: Discard first, step by step\nturn:\n  in_turn:\n"
+                 "    - {id: no-early-drop, do: drop, at: [turn_start], when: turns >= 2}\n"
+                 "    - {id: one-spread, do: spread, at: [after_draw], when: spreads_this_turn == 0}\n")
+    rs = load_ruleset(path, allow_paths=[RULES.parent])
+    sheet = explain(rs, "text")
+    assert "- no-early-drop: at the start of your turn, you may drop only when you have had at least 2 turns." in sheet
+    assert ("- one-spread: as you play, before your discard, you may lay a spread only when you have laid no "
+            "spreads this turn.") in sheet
+    assert "after drawing" not in sheet and "before drawing" not in sheet
+    assert list(check_hand(rs, 3, 1)) == [] and list(check_hand(rs, 2, 4, bot="greedy")) == []

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from tonkdsl.language.ruleset import Ruleset
 
 _STEP = {"turn_start": "before drawing", "after_draw": "after drawing"}
+# The same steps where the draw comes last (the sheet's 'never' has play_after_draw): the start,
+# and the plays that follow it without a draw.
+_STEP_DRAW_LAST = {"turn_start": "at the start of your turn", "after_draw": "as you play, before your discard"}
 _OWN = {"drop": "drop", "claim": "claim", "draw_discard": "take the top discard", "spread": "lay a spread",
         "hit": "hit a spread"}
 # How to offer a guarded action a ruleset never offers (the rule-for-disabled lint finding).
@@ -74,9 +77,10 @@ class InTurn(TurnRule):
 
     # --- for the tools ---------------------------------------------------------------------
     @staticmethod
-    def rule_words(do: str, at: Iterable[str], when: str, words: Callable[..., str]) -> str:
+    def rule_words(do: str, at: Iterable[str], when: str, words: Callable[..., str],
+                   names: dict[str, str] = _STEP) -> str:
         """One rule in words: "before drawing, you may drop only when you have had 1 turn"."""
-        steps = " or ".join(_STEP[m] for m in sorted(at, key=list(_STEP).index) if m in _STEP)
+        steps = " or ".join(names[m] for m in sorted(at, key=list(names).index) if m in names)
         if when.strip().lower() == "false":
             return f"{steps}, you may not {_OWN.get(do, do)}"
         return f"{steps}, you may {_OWN.get(do, do)} only when {words(when, 'you')}"
@@ -87,8 +91,10 @@ class InTurn(TurnRule):
         rules = [g for g in built.rules if g.do not in never] if built is not None else []
         if not rules:
             return []  # (an action the ruleset never allows: the sheet says so where it speaks of it)
+        names = _STEP_DRAW_LAST if "play_after_draw" in never else _STEP
         return [Sentence("A turn", "Your own actions, step by step:")] + [
-            Sentence("A turn", f"- {g.id}: {cls.rule_words(g.do, g.at, g.when.source, words)}.") for g in rules]
+            Sentence("A turn", f"- {g.id}: {cls.rule_words(g.do, g.at, g.when.source, words, names)}.")
+            for g in rules]
 
     @classmethod
     def entry_words(cls, entry: dict[str, Any], words: Callable[..., str]) -> str | None:
