@@ -293,14 +293,35 @@ def _suit_classes(by_suit: list[list[int]], extras: list[int], k: int) -> Iterat
             options = [[(divisor(picks), [c for x, pick in enumerate(picks) for c in cards[first + x][s][pick]])
                         for picks in combinations_with_replacement(range(len(subsets[s])), m)]
                        for (s, m), first in zip(runs, firsts)]
-            for chosen in product(*options):
-                assignments = everyone
-                hand: list[int] = []
-                for d, cs in chosen:
-                    assignments //= d
-                    hand += cs
-                hand += jokers
-                yield hand, assignments * ways
+            # The empty suits are one pick each and hold no card: only their divisor is kept. The
+            # others are joined in two plain loops where they are two runs of sizes (most
+            # classes of five cards), which spares a tuple and an inner loop per class (0.15 s
+            # to 0.1 s for the 134,459 classes of five cards of 52).
+            scale = everyone
+            varying = []
+            for opts in options:
+                if len(opts) == 1 and not opts[0][1]:
+                    scale //= opts[0][0]  # (a // b // c is a // (b * c) for positive integers)
+                else:
+                    varying.append(opts)
+            if len(varying) == 1:
+                for d, cs in varying[0]:
+                    yield cs + jokers, scale // d * ways
+            elif len(varying) == 2:
+                inner = varying[1]
+                for d1, c1 in varying[0]:
+                    left = scale // d1
+                    for d2, c2 in inner:
+                        yield c1 + c2 + jokers, left // d2 * ways
+            else:
+                for chosen in product(*varying):
+                    assignments = scale
+                    hand: list[int] = []
+                    for d, cs in chosen:
+                        assignments //= d
+                        hand += cs
+                    hand += jokers
+                    yield hand, assignments * ways
 
 
 _FACTORIALS = [1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880, 3628800, 39916800, 479001600, 6227020800]
@@ -399,6 +420,11 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
         # Read once, not per hand (the classes of hands are many): what each hand costs the rules.
         per_hand, spent = sum(r.when.cost for r in asked), 0
         first_pass = not also
+        # Read once too (every class of five cards is a pass of this loop): the seat's stats, the
+        # rules' functions, and whether a rule reads the count as dealt (summed only then).
+        set_hand, seat = state.set_hand, state.stats[0]
+        dealt = any("dealt_count" in r.when.source for r in (*asked, *also))
+        tests = [(r.id, r.when.fn) for r in asked]
         for hand, weight in hands_of:
             spent += per_hand
             if spent > budget:
@@ -413,9 +439,16 @@ def compute(rs: Ruleset, num_players: int | None = None, hand_size: int | None =
                     max_count = high
                 if low < min_count:
                     min_count = low
-            state.set_hand(0, hand)
-            state.stats[0].dealt_count = sum(map(values.__getitem__, hand))
-            hit = [r.id for r in asked if _meets(r, ctx)]
+            set_hand(0, hand)
+            if dealt:
+                seat.dealt_count = sum(map(values.__getitem__, hand))
+            hit = []
+            for rid, test in tests:  # (_meets, written out: a call less per class)
+                try:
+                    if test(ctx):
+                        hit.append(rid)
+                except EvalError:
+                    pass
             if not hit:
                 continue
             for rid in hit:
