@@ -122,6 +122,9 @@ CAUSES = {
     # A bonus's condition is asked mid-hand, at its event: counted there as the hands are played.
     "cause-bonus-part-never-true": ((9, 27), "its condition was asked 7,124 times (at its event 'turn_start'), and "
                                              "its part 'spreads_this_turn >= 1' was true in none"),
+    # A rule of a list construct asked as a hand ends: the endings it is asked at ('on').
+    "cause-multiplier-never-true": ((7, 42), "its condition 'count(laid) == 0' was asked 17 times (at tonk_out) and "
+                                             "was true in none"),
 }
 
 

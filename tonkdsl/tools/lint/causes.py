@@ -217,7 +217,11 @@ def rule_cause(rs: "Ruleset", path: tuple[Any, ...], cover: Coverage | None) -> 
     if cover is None or cover.asked == 0 or cover.held or not entry:
         return None
     asked = f"{cover.asked:,} time{'s' if cover.asked != 1 else ''}"
-    what = f"asked {asked} (at {' or '.join(sorted(entry.get('at') or ()))}, for '{entry.get('do')}')"
+    # The moments it is asked at: a rule of the turn's steps ('at', with the action it guards
+    # in 'do'), or one asked as a hand ends ('on': the endings, as a hand multiplier is).
+    moments = " or ".join(sorted(str(m) for m in entry.get("at") or entry.get("on") or ()))
+    doing = f", for '{entry['do']}'" if entry.get("do") else ""
+    what = f"asked {asked}" + (f" (at {moments}{doing})" if moments or doing else "")
     for (text, line, col, _), held in zip(cover.parts, cover.part_held):
         if not held:
             return Cause(f"its condition was {what}, and its part '{text}' was true in none", path + ("when",), line, col)
