@@ -62,6 +62,11 @@ def where(rs: "Ruleset", fact: str) -> tuple[str | int, ...] | None:
     return next((path for rule in RULES if (path := rule.where(rs, fact)) is not None), None)
 
 
+def ending_of(rs: "Ruleset", path: tuple[object, ...]) -> str | None:
+    """The one ending at which a construct evaluates the expression at ``path``, if a construct says."""
+    return next((kind for rule in RULES if (kind := rule.ending_of(rs, path)) is not None), None)
+
+
 def verbs() -> dict[str, Callable[[list[str]], "A.Action"]]:
     """The action verbs the constructs add (``slap``, ...), each with its parser."""
     return {verb: parse for rule in RULES for verb, parse in rule.verbs.items()}
@@ -77,4 +82,5 @@ def rule_at(path: tuple[object, ...]) -> type[TurnRule] | None:
     return next((rule for rule in RULES if tuple(rule.key.split(".")) == tuple(path)), None)
 
 
-__all__ = ["RULES", "Finding", "Plan", "Sentence", "TurnRule", "plan_for", "rule_at", "rule_of_kind", "verbs", "where"]
+__all__ = ["RULES", "Finding", "Plan", "Sentence", "TurnRule", "ending_of", "plan_for", "rule_at", "rule_of_kind", "verbs",
+           "where"]

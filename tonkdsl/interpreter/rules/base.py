@@ -319,6 +319,13 @@ class TurnRule:
         return None
 
     @classmethod
+    def ending_of(cls, rs: "Ruleset", path: tuple[Any, ...]) -> str | None:
+        """The ending whose moment the expression at ``path`` (one of its keys) is evaluated at,
+        where it is one ending (a rule asked only as a hand ends so): lint reads the facts of that
+        moment there, as in the ending's own keys (None: not one of its keys, or not one ending)."""
+        return None
+
+    @classmethod
     def fired(cls, rs: "Ruleset") -> list[tuple[str, str, tuple[str | int, ...]]]:
         """(id, what, path) of each of its rules the outcome names when it is taken (lint's witness
         search looks for a hand where each happens)."""

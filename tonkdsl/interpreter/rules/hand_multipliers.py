@@ -122,6 +122,16 @@ class HandMultipliers(TurnRule):
         return out
 
     @classmethod
+    def ending_of(cls, rs: "Ruleset", path: tuple[Any, ...]) -> str | None:
+        # A rule's condition is asked as the hand ends, in the moment of its ending: of the one
+        # ending where it lists one (lint then knows, say, that whoever went out has laid cards).
+        entries = cls.section(rs) or ()
+        if len(path) < 3 or path[0] != cls.key or not isinstance(path[1], int) or path[1] >= len(entries):
+            return None
+        on = list(entries[path[1]].get("on") or [])
+        return str(on[0]) if len(on) == 1 else None
+
+    @classmethod
     def fired(cls, rs: "Ruleset") -> list[tuple[str, str, tuple[str | int, ...]]]:
         return [(str(e.get("id")), f"the hand counted several times '{e.get('id')}'", (cls.key, j))
                 for j, e in enumerate(cls.section(rs) or ())]

@@ -828,6 +828,7 @@ class _Linter:
                    discards=Num(0, largest), spreads_on_table=Num(0, INF), pot=Num(0, INF),
                    cards=Num(0, held), hand=Items(0, held), turns=Num(0, MAX_TURNS), hits=Num(0, largest), spreads=Num(0, INF),
                    spreads_this_turn=Num(0, INF),
+                   **{"count(laid)": Num(0, largest)},  # (lint/smt.py's LAID: the cards a player laid this hand)
                    num_players=Num(rs.players_min, rs.players_max),
                    players=Items(rs.players_min, rs.players_max), others=Items(rs.players_min - 1, rs.players_max - 1),
                    winners=Items(0, rs.players_max), lowest=Items(1, rs.players_max))

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 
 import z3
 
-from tonkdsl.interpreter.rules import plan_for
+from tonkdsl.interpreter.rules import ending_of, plan_for
 from tonkdsl.interpreter.rules.base import DROPS_OUT_OF_TURN, HITS_ANY_SPREAD, PLAYS_OUT_OF_TURN
 from tonkdsl.language.ruleset import MAX_SEAT_CARDS, Ruleset
 from tonkdsl.tools.lint.intervals import Abs
@@ -40,8 +40,8 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
     """The facts that hold where ``path``'s expression is evaluated; ``listed`` holds the spreads
     of the ruleset, laid (False) and just hit (True), listed once for every moment."""
     listed = listed if listed is not None else spread_lists(rs, MAX_SEAT_CARDS + 1)
-    if len(path) > 1 and path[0] == "endings":
-        kind = str(path[1])
+    kind = str(path[1]) if len(path) > 1 and path[0] == "endings" else ending_of(rs, path)
+    if kind is not None:  # an ending's keys, or a construct's asked as one ending comes (a hand multiplier)
         ending = rs.endings.get(kind)
         winners = ending.winners.source if ending is not None else None
         wins_if = rs.drop_wins_if.source
@@ -60,7 +60,10 @@ def moment(rs: Ruleset, path: tuple[Any, ...], listed: Mapping[bool, Spreads] | 
             return Moment(winners=winners, others_folded=True)
         if kind in ("tonk_out", "out_on_discard"):
             emptied_in_own_turn = [own_turn] if PLAYS_OUT_OF_TURN not in plan_for(rs).facts and rs.eat_allowed is None else []
-            return Moment(facts=emptied_in_own_turn, empty_hand=True, winners=winners)
+            # A hand emptied by laying and hitting (not by a discard) has laid the cards it held.
+            laid = [("count(laid) >= 1", "whoever goes out by laying and hitting has laid cards this hand", True)] \
+                if kind == "tonk_out" else []
+            return Moment(facts=emptied_in_own_turn + laid, empty_hand=True, winners=winners)
         return Moment(winners=winners)
     on = _event(rs, path)
     if path[:2] == ("hits", "allowed"):

@@ -33,7 +33,10 @@ from tonkdsl.tools.lint.spreads import Spreads, TooManySpreads
 # Per-player names whose value the model follows (any other per-player name is unknown: a
 # question that reads it is undecided). A counter is a per-player number too (added by name).
 _PLAYER_NUMBERS = {"count", "low_count", "high_count", "dealt_count", "deadwood_count", "cards", "turns", "hits",
-                   "spreads", "spreads_this_turn", "total", "payout"}
+                   "spreads", "spreads_this_turn", "total", "payout", "count(laid)"}
+# The cards a player has laid this hand ('laid') are followed by their number alone: count(laid),
+# count(dropper.laid). A moment may say what it implies of it (whoever went out by laying laid some).
+LAID = "count(laid)"
 _PLAYER_BOOLS = {"deal_win", "out_by_spread"}
 _SIDE_SETS = ("partners", "opponents")  # a player's sets of players (players.sides)
 _GLOBAL_NUMBERS = {"stake", "stock", "discards", "turn", "round", "spreads_on_table", "pot"}
@@ -290,6 +293,20 @@ class Table:
             return [got == s for s in range(self.n)]
         raise Unknown("a set")
 
+    def _laid_count(self, t: Tree[Token] | Token, subject: z3.ArithRef, item: int | None) -> Any:
+        """count(laid) or count(p.laid): the number of cards that player laid this hand (None: the
+        argument is something else)."""
+        if not isinstance(t, Tree):
+            return None
+        kids = t.children
+        if str(t.data) == "name" and str(kids[0]) == "laid":
+            return self.player(LAID, item) if item is not None else self.at(LAID, subject)
+        if str(t.data) == "attr" and str(kids[1]) == "laid":
+            base = self.expr(kids[0], subject, item)
+            if isinstance(base, z3.ArithRef) and not isinstance(base, z3.BoolRef):
+                return self.at(LAID, base)
+        return None
+
     def expr(self, t: Tree[Token] | Token, subject: z3.ArithRef, item: int | None) -> Any:
         """A z3 term (number, truth), a set (list of per-seat truths) or a seat (a role)."""
         if isinstance(t, Token):
@@ -384,6 +401,10 @@ class Table:
     def call(self, name: str, args: list[Any], subject: z3.ArithRef, item: int | None) -> Any:
         if len(args) != 1:
             raise Unknown(name)
+        if name == "count":
+            laid = self._laid_count(args[0], subject, item)
+            if laid is not None:
+                return laid
         arg = self.expr(args[0], subject, item)
         if name == "abs":
             _numbers(arg)
